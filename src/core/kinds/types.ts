@@ -1,0 +1,169 @@
+// A resource is declared as data: names, scope, versions with their schemas,
+// table columns, field selectors, and a strategy (the hooks kube-apiserver's
+// generic registry calls). The generic handlers serve every declared resource;
+// there is no per-kind HTTP code.
+
+import type { Clock } from '../clock';
+import type { FieldError } from '../errors/field-errors';
+import type { SchemaNode } from '../schema/types';
+
+export type Verb = 'create' | 'delete' | 'deletecollection' | 'get' | 'list' | 'patch' | 'update' | 'watch';
+
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string | null;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: OwnerReference[];
+  finalizers?: string[];
+  managedFields?: ManagedFieldsEntry[];
+  [extra: string]: unknown;
+}
+
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+export interface ManagedFieldsEntry {
+  manager?: string;
+  operation?: 'Apply' | 'Update';
+  apiVersion?: string;
+  time?: string;
+  fieldsType?: 'FieldsV1';
+  fieldsV1?: Record<string, unknown>;
+  subresource?: string;
+}
+
+/** Any API object as JSON. */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  [field: string]: unknown;
+}
+
+/** What a strategy hook may know about the request it serves. */
+export interface StrategyContext {
+  readonly clock: Clock;
+  /** '' for the main resource, else 'status', 'scale', … */
+  readonly subresource: string;
+  readonly dryRun: boolean;
+  /** The API version of the request (the object is in the storage version when hooks run). */
+  readonly requestVersion: string;
+  /** Reads another object (e.g. a Service allocator checking a range); undefined when absent. */
+  readonly lookup?: (resource: { group: string; resource: string }, namespace: string, name: string) => Promise<KubeObject | undefined>;
+  /** Per-server services kinds may need (IP and port allocators, …), keyed by name. */
+  readonly services: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The hooks of k8s.io/apiserver's RESTCreateStrategy / RESTUpdateStrategy /
+ * RESTDeleteStrategy, in the order the generic handlers call them. Every hook
+ * receives objects in the storage version.
+ *
+ * create: default → prepareForCreate → validate → (canonicalize) → store
+ * update: default → prepareForUpdate(new, old) → validateUpdate → store
+ */
+export interface Strategy {
+  /** Scheme defaulting (SetDefaults_*), applied to every object decoded from a request body. May mutate. */
+  default?(obj: KubeObject, ctx: StrategyContext): void;
+  /** Clears fields the user may not set on create (status, …), sets generation. May mutate. */
+  prepareForCreate?(obj: KubeObject, ctx: StrategyContext): void | Promise<void>;
+  /** Keeps fields the user may not change on update of this (sub)resource; bumps generation on spec changes. May mutate obj. */
+  prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void | Promise<void>;
+  validate?(obj: KubeObject, ctx: StrategyContext): FieldError[] | Promise<FieldError[]>;
+  validateUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[] | Promise<FieldError[]>;
+  warningsOnCreate?(obj: KubeObject, ctx: StrategyContext): string[];
+  warningsOnUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): string[];
+  /** Called after a successful delete (release allocations, …). */
+  afterDelete?(obj: KubeObject, ctx: StrategyContext): void | Promise<void>;
+  /** PUT of a missing object creates it (e.g. most kinds: false; Endpoints, Lease: true). */
+  allowCreateOnUpdate?: boolean;
+  /** PUT without metadata.resourceVersion is allowed (unconditional update). */
+  allowUnconditionalUpdate?: boolean;
+}
+
+export interface TableColumn {
+  readonly name: string;
+  readonly type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  readonly format?: string;
+  readonly description?: string;
+  /** 0 for the default view; higher shows with -o wide. */
+  readonly priority: number;
+}
+
+export interface TableDefinition {
+  readonly columns: readonly TableColumn[];
+  /** One row's cells, in column order. */
+  cells(obj: KubeObject, now: number): unknown[];
+}
+
+export interface SubresourceDefinition {
+  /** 'status', 'scale', 'log', 'binding', … */
+  readonly name: string;
+  /** The kind exchanged (same as the parent for status; 'Scale' for scale; …). */
+  readonly kind: string;
+  readonly group?: string;
+  readonly version?: string;
+  readonly verbs: readonly Verb[];
+  /**
+   * 'status': a status-like view of the parent object (GET/PUT/PATCH of the
+   * whole object, only the subresource's fields change).
+   * 'custom': served by `handler`.
+   */
+  readonly type: 'status' | 'custom';
+  /** For 'status' subresources: the top-level fields the subresource may change (default ['status']). */
+  readonly fields?: readonly string[];
+  readonly handler?: string;
+}
+
+export interface ResourceVersionDefinition {
+  /** 'v1', 'v2', 'v1beta1' … */
+  readonly name: string;
+  readonly served: boolean;
+  readonly storage: boolean;
+  /** Name of the root definition in the schema table, or an inline node (CRDs). */
+  readonly schema: SchemaNode;
+  readonly deprecated?: boolean;
+  readonly deprecationWarning?: string;
+  readonly table?: TableDefinition;
+}
+
+export interface ResourceDefinition {
+  readonly group: string;
+  readonly plural: string;
+  readonly singular: string;
+  readonly kind: string;
+  readonly listKind: string;
+  readonly namespaced: boolean;
+  readonly shortNames?: readonly string[];
+  readonly categories?: readonly string[];
+  readonly verbs: readonly Verb[];
+  readonly versions: readonly ResourceVersionDefinition[];
+  readonly subresources?: readonly SubresourceDefinition[];
+  readonly strategy: Strategy;
+  /** Field selectors beyond metadata.name and metadata.namespace: label → value getter. */
+  readonly fieldSelectors?: Readonly<Record<string, (obj: KubeObject) => string | undefined>>;
+  /** Default table when a version has none (kube's default: Name, Created At). */
+  readonly table?: TableDefinition;
+  /** Converts an object between served versions (absent when there is one version or the shapes are equal). */
+  convert?(obj: KubeObject, toVersion: string): KubeObject;
+  /** Objects never stored (review objects): create returns the computed object. */
+  readonly virtual?: boolean;
+  /** For virtual resources: computes the response to a create. */
+  readonly handler?: string;
+  /** Strategic merge patch is refused (custom resources). */
+  readonly noStrategicMerge?: boolean;
+}
