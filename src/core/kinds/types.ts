@@ -134,6 +134,12 @@ export interface ResourceVersionDefinition {
   readonly name: string;
   readonly served: boolean;
   readonly storage: boolean;
+  /**
+   * Whether a default server serves this version (false for alpha and most
+   * beta versions in 1.32); --runtime-config can turn it on or off.
+   * Absent means true.
+   */
+  readonly enabledByDefault?: boolean;
   /** Name of the root definition in the schema table, or an inline node (CRDs). */
   readonly schema: SchemaNode;
   readonly deprecated?: boolean;
@@ -164,6 +170,10 @@ export interface ResourceDefinition {
   readonly virtual?: boolean;
   /** For virtual resources: computes the response to a create. */
   readonly handler?: string;
+  /** DELETE answers with the deleted object instead of a Status (pods, services, …). */
+  readonly returnDeletedObject?: boolean;
+  /** Default propagation policy when a delete names none (kube: Background for most; Orphan for batch/v1 jobs, …). */
+  readonly defaultPropagationPolicy?: 'Background' | 'Orphan' | 'Foreground';
   /** Strategic merge patch is refused (custom resources). */
   readonly noStrategicMerge?: boolean;
 }
