@@ -26,7 +26,10 @@ interface NodeBase {
 
 export interface StringNode extends NodeBase {
   readonly type: 'string';
-  /** 'date-time', 'byte', 'int-or-string' is its own node, … */
+  /**
+   * 'date-time', 'byte', 'int-or-string' is its own node, …
+   * 'quantity' (resource.Quantity): a string, or a JSON number the decoder accepts as one.
+   */
   readonly format?: string;
   readonly enum?: readonly string[];
   readonly pattern?: string;
@@ -62,6 +65,13 @@ export interface ObjectNode extends NodeBase {
   readonly additionalProperties?: SchemaNode;
   /** x-kubernetes-map-type (for maps and structs). Absent means granular for structs and maps. */
   readonly mapType?: MapType;
+  /**
+   * x-kubernetes-patch-strategy on a struct-valued field ('retainKeys' on
+   * DeploymentSpec.strategy, 'replace' on PodDisruptionBudgetSpec.selector).
+   * Such a field carries an inline copy of the referenced definition, since a
+   * RefNode holds no markers.
+   */
+  readonly patchStrategy?: string;
   readonly minProperties?: number;
   readonly maxProperties?: number;
 }

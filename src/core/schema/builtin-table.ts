@@ -1,0 +1,53 @@
+// The schema table of every built-in kind of a 1.32 server, from the tables
+// scripts/gen-schemas.mjs generated out of the upstream OpenAPI v3 documents.
+//
+// Loaded synchronously and all at once: the whole table is ~270 KiB of source
+// (~37 KiB gzipped), less than splitting it per group-version would save in
+// round trips (docs/decisions/0020-builtin-schema-tables.md).
+
+import { modules } from './generated/all';
+import { definitionGroupVersionKinds, groupVersionPaths, kindDefinitions } from './generated/index';
+import { createSchemaTable, type RefNode, type SchemaNode, type SchemaTable } from './types';
+
+let table: SchemaTable | undefined;
+
+/** Every built-in definition ("io.k8s.api.core.v1.PodSpec", …) in one table. Built once, shared. */
+export function getBuiltinSchemaTable(): SchemaTable {
+  if (!table) {
+    const definitions: Record<string, SchemaNode> = {};
+    for (const defs of Object.values(modules)) Object.assign(definitions, defs);
+    table = createSchemaTable(definitions);
+  }
+  return table;
+}
+
+function groupVersionKey(group: string, version: string): string {
+  return group ? `${group}/${version}` : version;
+}
+
+/** The root definition of a built-in kind, e.g. ('apps', 'v1', 'Deployment') → "io.k8s.api.apps.v1.Deployment". */
+export function rootDefinitionFor(group: string, version: string, kind: string): string | undefined {
+  return kindDefinitions[groupVersionKey(group, version)]?.[kind];
+}
+
+/** A ref node to a built-in kind's root definition (what ResourceVersionDefinition.schema holds for built-ins). */
+export function builtinSchemaRef(group: string, version: string, kind: string): RefNode {
+  const ref = rootDefinitionFor(group, version, kind);
+  if (!ref) throw new Error(`no built-in schema for ${groupVersionKey(group, version)}, Kind=${kind}`);
+  return { ref };
+}
+
+/** Kinds (with their root definitions) an upstream document lists for a group-version; undefined if none. */
+export function builtinKindsOf(group: string, version: string): Readonly<Record<string, string>> | undefined {
+  return kindDefinitions[groupVersionKey(group, version)];
+}
+
+/** The x-kubernetes-group-version-kind list of a built-in definition (empty for non-root definitions). */
+export function groupVersionKindsOf(definition: string): readonly { group: string; version: string; kind: string }[] {
+  return definitionGroupVersionKinds[definition] ?? [];
+}
+
+/** The /openapi/v3 path of a group-version: "api/v1", "apis/apps/v1". */
+export function openAPIPathFor(group: string, version: string): string {
+  return groupVersionPaths[groupVersionKey(group, version)] ?? (group ? `apis/${group}/${version}` : `api/${version}`);
+}
