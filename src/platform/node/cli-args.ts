@@ -1,0 +1,64 @@
+// Command-line parsing for `npm run serve`. The host's own options are few
+// (--port, --kubeconfig, --data-dir, --bind-address); every other --flag is a
+// kube-apiserver flag and goes to the core unchanged, by name, as
+// kube-apiserver spells it (pflag syntax: --name=value, --name value, --bool).
+
+export interface CliOptions {
+  readonly port: number;
+  readonly bindAddress: string;
+  readonly kubeconfig?: string;
+  readonly dataDir?: string;
+  /** kube-apiserver flags by name without dashes, e.g. {'runtime-config': 'batch/v1=false'}. */
+  readonly flags: Record<string, string>;
+  readonly help: boolean;
+}
+
+/** Host options; kube-apiserver's --secure-port is accepted as a synonym of --port. */
+const HOST_FLAGS = new Set(['port', 'secure-port', 'kubeconfig', 'data-dir', 'bind-address', 'help']);
+
+export function parseCliArgs(argv: readonly string[]): CliOptions {
+  const values: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '-h') {
+      values.help = 'true';
+      continue;
+    }
+    if (!arg.startsWith('--') || arg === '--') throw new Error(`unexpected argument "${arg}": flags look like --name=value`);
+    const eq = arg.indexOf('=');
+    let name: string;
+    let value: string;
+    if (eq >= 0) {
+      name = arg.slice(2, eq);
+      value = arg.slice(eq + 1);
+    } else {
+      name = arg.slice(2);
+      const next = argv[i + 1];
+      // pflag's rule for a flag without "=": it takes the next word unless that is another flag.
+      if (next !== undefined && !next.startsWith('--')) {
+        value = next;
+        i++;
+      } else {
+        value = 'true';
+      }
+    }
+    if (name === '') throw new Error(`bad flag syntax: ${arg}`);
+    values[name] = value;
+  }
+
+  const flags: Record<string, string> = {};
+  for (const [name, value] of Object.entries(values)) if (!HOST_FLAGS.has(name)) flags[name] = value;
+
+  const portText = values.port ?? values['secure-port'] ?? '8080';
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid argument "${portText}" for "--port" flag`);
+
+  return {
+    port,
+    bindAddress: values['bind-address'] ?? '127.0.0.1',
+    kubeconfig: values.kubeconfig,
+    dataDir: values['data-dir'],
+    flags,
+    help: values.help === 'true',
+  };
+}
