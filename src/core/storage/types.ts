@@ -209,6 +209,13 @@ export interface PersistedChange {
   readonly version: number;
   /** Commit time (clock milliseconds), used by time-based compaction after a restart. */
   readonly time: number;
+  /**
+   * The key's value just before this change (absent for a create). Without it
+   * a restarted store could not give the first change after the compacted
+   * revision its prevKv, nor answer a read at the compacted revision for a key
+   * changed since (added for the engine; see docs/decisions/0011).
+   */
+  readonly prev?: KeyValue;
 }
 
 export interface PersistedMeta {
