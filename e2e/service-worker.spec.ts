@@ -1,0 +1,54 @@
+// The browser host: the app's service worker is the API server for the page.
+// Issue 2, "Where it runs" 1: a service worker registered by the app serves
+// the API to fetch from the app's pages, on the very first visit.
+
+import { expect, test } from '@playwright/test';
+import { api, openApp } from './support/api';
+
+test('on the first visit the page is controlled with no reload and /version comes from the worker', async ({ page }) => {
+  await page.goto('./');
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
+  // Still the first document: no navigation happened to get control.
+  expect(await page.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(1);
+
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => new URL(r.url()).pathname === '/version'),
+    page.evaluate(() => fetch('version').then((r) => r.status)),
+  ]);
+  expect(response.fromServiceWorker()).toBe(true);
+  expect(response.status()).toBe(200);
+  const version = await response.json();
+  expect(version.gitVersion).toMatch(/^v1\.32\./);
+  expect(version.major).toBe('1');
+  expect(version.minor).toBe('32');
+});
+
+test('the status line of the app reports the server ready', async ({ page }) => {
+  await openApp(page);
+  await expect(page.getByTestId('server-status')).toHaveAttribute('data-state', 'ready', { timeout: 20_000 });
+  await expect(page.getByTestId('server-status')).toContainText('v1.32.');
+});
+
+test('API reads and writes from the page are answered by the worker; app files by the network', async ({ page }) => {
+  await openApp(page);
+  const [listResponse] = await Promise.all([
+    page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/namespaces/default/configmaps'),
+    api(page, 'GET', 'api/v1/namespaces/default/configmaps'),
+  ]);
+  expect(listResponse.fromServiceWorker()).toBe(true);
+  expect((await listResponse.json()).kind).toBe('ConfigMapList');
+
+  const [indexResponse] = await Promise.all([
+    page.waitForResponse((r) => new URL(r.url()).pathname === '/index.html'),
+    page.evaluate(() => fetch('index.html').then((r) => r.status)),
+  ]);
+  expect(indexResponse.fromServiceWorker()).toBe(false);
+  expect(indexResponse.status()).toBe(200);
+});
+
+test('an unknown resource gets the server\'s 404 Status, not the static server\'s page', async ({ page }) => {
+  await openApp(page);
+  const result = await api(page, 'GET', 'api/v1/namespaces/default/nosuchthings');
+  expect(result.status).toBe(404);
+  expect(result.json).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404 });
+});

@@ -1,0 +1,74 @@
+// `npm run serve -- --port 8080 --kubeconfig ./kubeconfig [--data-dir DIR] [kube-apiserver flags]`
+//
+// Serves KubeTab's API over HTTP on 127.0.0.1 and writes a kubeconfig that
+// kubectl uses as it is. In memory unless --data-dir is given.
+
+import { resolve } from 'node:path';
+import { parseCliArgs } from './cli-args';
+import { writeKubeconfig } from './kubeconfig';
+import { startNodeHost } from './node-host';
+
+const USAGE = `Usage: npm run serve -- [--port 8080] [--kubeconfig ./kubeconfig] [--data-dir DIR] [kube-apiserver flags]
+
+  --port N            port to listen on (0: any free port; --secure-port is a synonym)
+  --bind-address IP   address to listen on (default 127.0.0.1)
+  --kubeconfig PATH   write a kubeconfig for kubectl pointing at this server
+  --data-dir DIR      keep the data in DIR across restarts (default: in memory)
+
+Any other flag is passed to the server as kube-apiserver's flag of that name, e.g.
+  --runtime-config=batch/v1=false  --feature-gates=AllowUnsafeMalformedObjectDeletion=true
+  --etcd-compaction-interval=5m0s
+`;
+
+async function main(): Promise<void> {
+  let options;
+  try {
+    options = parseCliArgs(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`Error: ${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (options.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+
+  const host = await startNodeHost({
+    port: options.port,
+    host: options.bindAddress,
+    dataDir: options.dataDir ? resolve(options.dataDir) : undefined,
+    flags: options.flags,
+  });
+
+  if (options.kubeconfig) {
+    const path = resolve(options.kubeconfig);
+    await writeKubeconfig(path, { server: host.url });
+    process.stdout.write(`Wrote kubeconfig to ${path}\n  try: kubectl --kubeconfig ${options.kubeconfig} get namespaces\n`);
+  }
+  process.stdout.write(`KubeTab API server listening on ${host.url}\n`);
+  process.stdout.write(options.dataDir ? `Data kept in ${resolve(options.dataDir)}\n` : 'Data kept in memory (use --data-dir DIR to keep it)\n');
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`\n${signal}: shutting down\n`);
+    // Let the store flush what it acknowledged, but do not hang on a stuck client.
+    const force = setTimeout(() => process.exit(1), 5000);
+    force.unref();
+    host.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,78 @@
+// The Node host: opens the store (in memory, or on disk with --data-dir),
+// builds the core around it and serves it over HTTP with the adapter. Used by
+// the CLI, the kubectl test and the benchmark alike.
+
+import { systemClock, type Clock } from '../../core/clock';
+import { createApiServer, type ApiServer } from '../../core/server';
+import { openStore, type OpenedStore } from '../../core/storage/mvcc-store';
+import { parseGoDuration } from '../shared/go-duration';
+import { startExpiryCompaction } from '../shared/expiry-compaction';
+import { createFilePersistence } from './file-persistence';
+import { startNodeServer, type TlsOptions } from './http-adapter';
+
+/** kube-apiserver's default for --etcd-compaction-interval. */
+export const DEFAULT_RETENTION_MS = 5 * 60_000;
+
+export interface NodeHostOptions {
+  /** 0 picks a free port. */
+  readonly port: number;
+  readonly host?: string;
+  /** Keep the data in this directory across restarts; in memory when absent. */
+  readonly dataDir?: string;
+  /** kube-apiserver flags by name (no dashes). */
+  readonly flags?: Readonly<Record<string, string>>;
+  readonly clock?: Clock;
+  readonly tls?: TlsOptions;
+  readonly maxWatchSeconds?: number;
+}
+
+export interface NodeHost {
+  readonly url: string;
+  readonly port: number;
+  readonly apiServer: ApiServer;
+  readonly store: OpenedStore;
+  close(): Promise<void>;
+}
+
+/** History retention from --etcd-compaction-interval ("0" disables compaction in kube-apiserver: keep the default window then). */
+export function retentionFromFlags(flags: Readonly<Record<string, string>>): number {
+  const text = flags['etcd-compaction-interval'];
+  if (text === undefined) return DEFAULT_RETENTION_MS;
+  const ms = parseGoDuration(text);
+  if (ms < 0) throw new Error(`invalid argument "${text}" for "--etcd-compaction-interval" flag`);
+  return ms === 0 ? Number.POSITIVE_INFINITY : ms;
+}
+
+export async function startNodeHost(options: NodeHostOptions): Promise<NodeHost> {
+  const flags = options.flags ?? {};
+  const clock = options.clock ?? systemClock();
+  const retentionMs = retentionFromFlags(flags);
+  const persistence = options.dataDir ? await createFilePersistence(options.dataDir) : undefined;
+  const store = await openStore({ persistence, clock, retentionMs });
+  const apiServer = await createApiServer({
+    store,
+    clock,
+    flags,
+    host: 'node',
+    ...(options.maxWatchSeconds !== undefined ? { maxWatchSeconds: options.maxWatchSeconds } : {}),
+  });
+  const stopCompaction = startExpiryCompaction(store, retentionMs);
+  const server = await startNodeServer({
+    handler: (request) => apiServer.handle(request),
+    port: options.port,
+    host: options.host,
+    tls: options.tls,
+  });
+  return {
+    url: server.url,
+    port: server.port,
+    apiServer,
+    store,
+    async close() {
+      stopCompaction();
+      await server.close();
+      await apiServer.close();
+      await store.close();
+    },
+  };
+}
