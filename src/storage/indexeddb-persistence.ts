@@ -14,7 +14,7 @@
 // (quota, disk) aborts it, so nothing of the commit is kept, and the commit
 // rejects with PersistenceError.
 
-import { wrap, type DBSchema, type IDBPDatabase } from 'idb';
+import { wrap, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import {
   PersistenceError,
   type KeyValue,
@@ -63,9 +63,10 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
   }
 
   /** Runs one readwrite transaction whose requests `issue` makes synchronously. */
+  type StoreName = 'meta' | 'kv' | 'changes';
   async function write(
-    stores: ('meta' | 'kv' | 'changes')[],
-    issue: (tx: ReturnType<IDBPDatabase<StoreSchema>['transaction']>, requests: Promise<unknown>[]) => void,
+    stores: StoreName[],
+    issue: (tx: IDBPTransaction<StoreSchema, StoreName[], 'readwrite'>, requests: Promise<unknown>[]) => void,
   ): Promise<void> {
     let tx;
     try {
