@@ -1,0 +1,51 @@
+// The authorizers without state: system:masters (always first in
+// kube-apiserver's chain), AlwaysAllow and AlwaysDeny.
+
+import { GROUP, type Authorizer, type RulesResult, type TraceStep } from '../types';
+
+const ALL_RULES: RulesResult = {
+  resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
+  nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+  incomplete: false,
+};
+const NO_RULES: RulesResult = { resourceRules: [], nonResourceRules: [], incomplete: false };
+
+const clone = (r: RulesResult): RulesResult => structuredClone(r);
+
+/** authorizerfactory.NewPrivilegedGroups(system:masters): members pass everything, with no reason. */
+export function createPrivilegedGroupsAuthorizer(groups: readonly string[] = [GROUP.masters]): Authorizer {
+  return {
+    type: 'Privileged',
+    authorize(attrs): TraceStep {
+      const group = attrs.user.groups.find((g) => groups.includes(g));
+      if (group) return { authorizer: 'Privileged', decision: 'Allow', reason: '', notes: [`member of ${JSON.stringify(group)}`] };
+      return { authorizer: 'Privileged', decision: 'NoOpinion', reason: '' };
+    },
+    rulesFor(user) {
+      return user.groups.some((g) => groups.includes(g)) ? clone(ALL_RULES) : clone(NO_RULES);
+    },
+  };
+}
+
+export function createAlwaysAllowAuthorizer(name?: string): Authorizer {
+  return {
+    type: 'AlwaysAllow',
+    ...(name ? { name } : {}),
+    authorize: () => ({ authorizer: 'AlwaysAllow', ...(name ? { name } : {}), decision: 'Allow', reason: '' }),
+    rulesFor: () => clone(ALL_RULES),
+  };
+}
+
+/**
+ * AlwaysDeny: kube's alwaysDenyAuthorizer answers NoOpinion (not Deny) with
+ * the reason "Everything is forbidden.", so a later authorizer may still allow
+ * and, alone, the chain ends in a 403 carrying that reason.
+ */
+export function createAlwaysDenyAuthorizer(name?: string): Authorizer {
+  return {
+    type: 'AlwaysDeny',
+    ...(name ? { name } : {}),
+    authorize: () => ({ authorizer: 'AlwaysDeny', ...(name ? { name } : {}), decision: 'NoOpinion', reason: 'Everything is forbidden.' }),
+    rulesFor: () => clone(NO_RULES),
+  };
+}
