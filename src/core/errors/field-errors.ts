@@ -41,8 +41,19 @@ export interface FieldError {
 /** The types whose message never prints the bad value. */
 const VALUELESS = new Set<FieldErrorType>(['FieldValueRequired', 'FieldValueForbidden', 'FieldValueTooLong', 'InternalError']);
 
+/** A bad value whose Go rendering is given verbatim (e.g. `[]string{"x"}`). */
+export class GoLiteral {
+  constructor(readonly text: string) {}
+}
+
+/** Go's %#v of a []string. */
+export function goStringSlice(values: readonly string[]): GoLiteral {
+  return new GoLiteral(`[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`);
+}
+
 /** Formats a bad value as Go's %v / %q / %#v would for the common cases. */
 function formatValue(value: unknown): string {
+  if (value instanceof GoLiteral) return value.text;
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);

@@ -126,6 +126,10 @@ export const errors = {
     details.kind = gr.resource;
     return new StatusError(405, 'MethodNotAllowed', `${action} is not supported on resources of kind ${JSON.stringify(groupResourceString(gr))}`, details);
   },
+  /** go-restful's 405 for a method the route does not take, as kube-apiserver passes it on. */
+  methodNotAllowedOnPath(): StatusError {
+    return new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
+  },
   /** kube-apiserver's generic answer for a path or resource it does not serve. */
   pathNotFound(): StatusError {
     return new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
@@ -141,7 +145,7 @@ export const errors = {
     return new StatusError(
       504,
       'Timeout',
-      `Too large resource version: ${requested}, current: ${current}`,
+      `Timeout: Too large resource version: ${requested}, current: ${current}`,
       { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds },
       { 'Retry-After': String(retryAfterSeconds) },
     );
@@ -164,11 +168,22 @@ export const errors = {
     const text = err instanceof Error ? err.message : String(err);
     return new StatusError(500, 'InternalError', `Internal error occurred: ${text}`, { causes: [{ message: text }] });
   },
-  /** A stored object that cannot be decoded (kube-apiserver's corrupt-object error). */
-  storeReadError(gr: GroupResource, name: string, cause: string): StatusError {
-    const details = resourceDetails(gr, name);
-    details.causes = [{ reason: 'StoreReadError', message: cause }];
-    return new StatusError(500, 'StoreReadError', `failed to read ${groupResourceString(gr)} ${JSON.stringify(name)} from the storage: ${cause}`, details);
+  /**
+   * A stored object that cannot be decoded: storage's corrupt-object error
+   * (StorageError code 7) surfaced with reason StorageReadError (the string
+   * behind Go's StatusReasonStoreReadError), one cause per unreadable key.
+   */
+  storeReadError(gr: GroupResource, keys: readonly { key: string; cause: string }[]): StatusError {
+    const first = keys[0]!;
+    const storageError = (k: { key: string; cause: string }) =>
+      `StorageError: corrupt object, Code: 7, Key: ${k.key}, ResourceVersion: 0, AdditionalErrorMsg: ${k.cause}`;
+    const details: StatusDetails = { name: first.key, kind: gr.resource };
+    if (gr.group) details.group = gr.group;
+    details.causes = keys.slice(0, 100).map((k) => ({ reason: 'UnexpectedServerResponse', message: storageError(k), field: k.key }));
+    if (keys.length > 100) details.causes.push({ reason: 'TooMany', message: 'too many errors, the list is truncated' });
+    const message =
+      keys.length === 1 ? storageError(first) : `failed to read one or more ${groupResourceString(gr)} from the storage: [${keys.map((k) => k.key).join(', ')}]`;
+    return new StatusError(500, 'StorageReadError', message, details);
   },
   unauthorized(message = 'Unauthorized'): StatusError {
     return new StatusError(401, 'Unauthorized', message);

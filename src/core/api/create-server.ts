@@ -1,0 +1,172 @@
+// Assembles the API server: the registry of served resources, the request
+// pipeline, and the dispatch to discovery, health, version, OpenAPI and the
+// resource handlers. Read top to bottom, `handle` is the whole request path.
+
+import { systemClock } from '../clock';
+import { errors } from '../errors/status';
+import { builtinResources } from '../kinds/builtin';
+import type { ApiServer, ApiServerOptions } from '../server';
+import type { RequestScope, ServerContext } from './context';
+import { FeatureGates } from './feature-gates';
+import { DecodeCache } from './object-codec';
+import { ResourceRegistry } from './registry';
+import { parseRoute, type ResourceRoute } from './route';
+import { negotiateOutput, isPretty, type OutputFormat } from './media';
+import { errorResponse, objectResponse } from './respond';
+import { handleHealth } from './health';
+import { versionInfo } from './version';
+import { aggregatedDiscovery, apiGroupDocument, apiGroupList, apiResourceList, apiVersions, StorageVersionHashes } from './discovery';
+import { handleGet, handleList } from './handlers/read';
+import { handleWatch } from './handlers/watch';
+import { handleCreate, handleUpdate } from './handlers/write';
+import { handleDelete, handleDeleteCollection } from './handlers/delete';
+import { handlePatch } from './handlers/patch';
+import { bootstrapCluster } from './bootstrap';
+import { handleOpenApi } from './openapi';
+
+/** kube-apiserver's --etcd-compaction-interval default. */
+const DEFAULT_RETENTION_MS = 5 * 60_000;
+
+function parseDuration(text: string | undefined, fallbackMs: number): number {
+  if (!text) return fallbackMs;
+  let total = 0;
+  const re = /(\d+(?:\.\d+)?)(ms|h|m|s)/g;
+  let matched = '';
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const value = Number(m[1]);
+    total += m[2] === 'h' ? value * 3_600_000 : m[2] === 'm' ? value * 60_000 : m[2] === 's' ? value * 1000 : value;
+    matched += m[0];
+  }
+  if (matched !== text) throw new Error(`invalid duration ${JSON.stringify(text)}`);
+  return total;
+}
+
+export async function createApiServer(options: ApiServerOptions): Promise<ApiServer> {
+  const flags = options.flags ?? {};
+  const clock = options.clock ?? systemClock();
+  const featureGates = new FeatureGates(flags['feature-gates']);
+  const registry = new ResourceRegistry(builtinResources({ featureGates: featureGates.all() }), flags['runtime-config']);
+  const ctx: ServerContext = {
+    store: options.store,
+    clock,
+    registry,
+    decodeCache: new DecodeCache(),
+    flags,
+    featureGates,
+    host: options.host,
+    maxWatchSeconds: options.maxWatchSeconds ?? 3600,
+    retentionMs: parseDuration(flags['etcd-compaction-interval'], DEFAULT_RETENTION_MS),
+    services: {},
+    startedAt: clock.now(),
+  };
+  const hashes = new StorageVersionHashes();
+  await hashes.refresh(registry.allDefinitions());
+  registry.onChange(() => void hashes.refresh(registry.allDefinitions()));
+
+  let storeReady = false;
+  void options.store.ready().then(() => {
+    storeReady = true;
+  });
+  // First start: the namespaces and objects a fresh cluster has. Runs in the
+  // background so the first request never waits for it.
+  const bootstrapped = options.store.ready().then(() => bootstrapCluster(ctx));
+
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const pretty = isPretty(url.searchParams);
+    let output: OutputFormat | undefined;
+    try {
+      const route = parseRoute(request.method, url.pathname, url.searchParams);
+      if (route.kind === 'nonresource') {
+        return await handleNonResource(request, url, pretty);
+      }
+      const served = registry.lookup(route.group, route.version, route.resource);
+      if (!served) throw errors.pathNotFound();
+      output = negotiateOutput(request.headers.get('accept'), pretty, { transforms: true, watch: route.verb === 'watch' });
+      const scope: RequestScope = { request, url, query: url.searchParams, route, served, output, userAgent: request.headers.get('user-agent') };
+      return await dispatch(scope, route);
+    } catch (err) {
+      return errorResponse(err, output ?? { contentType: 'application/json', encoding: 'json', pretty });
+    }
+  }
+
+  async function dispatch(scope: RequestScope, route: ResourceRoute): Promise<Response> {
+    const verbs = scope.served.definition.verbs;
+    const allowed = (verb: string) => {
+      if (!verbs.includes(verb as never)) throw errors.methodNotSupported(scope.served.groupResource, verb);
+    };
+    if (route.subresource && !scope.served.definition.subresources?.some((s) => s.name === route.subresource)) {
+      throw errors.pathNotFound();
+    }
+    switch (route.verb) {
+      case 'get':
+        if (route.subresource) return handleGet(ctx, scope);
+        allowed('get');
+        return handleGet(ctx, scope);
+      case 'list':
+        allowed('list');
+        return handleList(ctx, scope);
+      case 'watch':
+        allowed('watch');
+        return handleWatch(ctx, scope);
+      case 'create':
+        allowed('create');
+        return handleCreate(ctx, scope);
+      case 'update':
+        if (!route.subresource) allowed('update');
+        return handleUpdate(ctx, scope);
+      case 'patch':
+        if (!route.subresource) allowed('patch');
+        return handlePatch(ctx, scope);
+      case 'delete':
+        allowed('delete');
+        return handleDelete(ctx, scope);
+      case 'deletecollection':
+        allowed('deletecollection');
+        return handleDeleteCollection(ctx, scope);
+    }
+  }
+
+  async function handleNonResource(request: Request, url: URL, pretty: boolean): Promise<Response> {
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+    const method = request.method.toUpperCase();
+    const health = handleHealth(ctx, path, url.searchParams, () => storeReady);
+    if (health) return method === 'GET' || method === 'HEAD' ? health : Promise.reject(errors.methodNotAllowedOnPath());
+    if (path.startsWith('/openapi')) return handleOpenApi(ctx, request, url);
+    if (method !== 'GET' && method !== 'HEAD') {
+      if (['/api', '/apis', '/version'].includes(path) || path.startsWith('/api/') || path.startsWith('/apis/')) throw errors.methodNotAllowedOnPath();
+      throw errors.pathNotFound();
+    }
+    if (path === '/version') return objectResponse(versionInfo(ctx.host), 200, { contentType: 'application/json', encoding: 'json', pretty: true });
+    const discoveryOffers = { aggregatedDiscovery: path === '/api' || path === '/apis' };
+    const output = negotiateOutput(request.headers.get('accept'), pretty, discoveryOffers);
+    const discoveryHeaders = { Vary: 'Accept' };
+    if (output.as === 'APIGroupDiscoveryList') {
+      return objectResponse(aggregatedDiscovery(ctx, path === '/api', output.asVersion ?? 'v2'), 200, output, discoveryHeaders);
+    }
+    if (path === '/api') return objectResponse(apiVersions(url.host), 200, output, discoveryHeaders);
+    if (path === '/apis') return objectResponse(apiGroupList(ctx), 200, output, discoveryHeaders);
+    const parts = path.split('/').filter(Boolean);
+    if (parts[0] === 'api' && parts.length === 2) {
+      const list = apiResourceList(ctx, hashes, '', parts[1]!);
+      if (list) return objectResponse(list, 200, output);
+    }
+    if (parts[0] === 'apis' && parts.length === 2) {
+      const group = apiGroupDocument(ctx, parts[1]!);
+      if (group) return objectResponse(group, 200, output);
+    }
+    if (parts[0] === 'apis' && parts.length === 3) {
+      const list = apiResourceList(ctx, hashes, parts[1]!, parts[2]!);
+      if (list) return objectResponse(list, 200, output);
+    }
+    throw errors.pathNotFound();
+  }
+
+  return {
+    handle,
+    async close() {
+      await bootstrapped.catch(() => undefined);
+      await options.store.close();
+    },
+  };
+}

@@ -1,0 +1,77 @@
+// Turning a request body into the object a write works on: decode JSON or
+// YAML, check its apiVersion and kind against the endpoint (kube's codec
+// errors), field validation (unknown and duplicate fields), pruning,
+// conversion to the storage version and scheme defaulting.
+
+import { errors } from '../errors/status';
+import type { KubeObject } from '../kinds/types';
+import { bodyEncodingFor, decodeObjectBody, readBody } from './body';
+import type { ServerContext } from './context';
+import type { ServedResource } from './registry';
+import { strategyContext, toStorageVersion } from './resource-store';
+import { checkUnknownFields } from './field-validation';
+import type { FieldValidationDirective } from './write-options';
+
+function coreGroupName(group: string): string {
+  return group === '' ? 'core' : group;
+}
+
+/**
+ * kube-apiserver decodes a body into the endpoint's type with the endpoint's
+ * group/version/kind as defaults for missing parts; a body of another kind
+ * fails conversion, one of another version of the same kind is refused.
+ */
+export function checkTypeMeta(ctx: ServerContext, obj: Record<string, unknown>, served: ServedResource): void {
+  const expectedApiVersion = served.apiVersion;
+  const apiVersion = typeof obj['apiVersion'] === 'string' && obj['apiVersion'] ? (obj['apiVersion'] as string) : expectedApiVersion;
+  const kind = typeof obj['kind'] === 'string' && obj['kind'] ? (obj['kind'] as string) : served.definition.kind;
+  const slash = apiVersion.lastIndexOf('/');
+  const group = slash === -1 ? '' : apiVersion.slice(0, slash);
+  const version = slash === -1 ? apiVersion : apiVersion.slice(slash + 1);
+  if (kind !== served.definition.kind) {
+    const known = ctx.registry.lookupKind(group, version, kind);
+    const endpointKind = served.definition.kind;
+    if (!known) {
+      throw errors.badRequest(
+        `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${endpointKind}: no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "pkg/api/legacyscheme/scheme.go:30"`,
+      );
+    }
+    throw errors.badRequest(
+      `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${endpointKind}: converting (${version}.${kind}) to (${coreGroupName(served.group)}.${endpointKind}): unknown conversion`,
+    );
+  }
+  if (apiVersion !== expectedApiVersion) {
+    throw errors.badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${expectedApiVersion})`);
+  }
+  obj['apiVersion'] = apiVersion;
+  obj['kind'] = kind;
+}
+
+export interface DecodedWrite {
+  /** The object in the storage version, defaulted. */
+  readonly object: KubeObject;
+  readonly warnings: string[];
+}
+
+/** Reads the request body and decodes it for a create or update. */
+export async function decodeWriteBody(
+  ctx: ServerContext,
+  request: Request,
+  served: ServedResource,
+  directive: FieldValidationDirective,
+  subresource: string,
+): Promise<DecodedWrite> {
+  const encoding = bodyEncodingFor(request.headers.get('content-type'));
+  const text = await readBody(request);
+  const raw = decodeObjectBody(text, encoding);
+  checkTypeMeta(ctx, raw, served);
+  const warnings = checkUnknownFields(served, raw, text, encoding, directive);
+  return { object: prepareDecoded(ctx, served, raw as KubeObject, subresource), warnings };
+}
+
+/** Conversion to the storage version and scheme defaulting of an already-decoded object. */
+export function prepareDecoded(ctx: ServerContext, served: ServedResource, obj: KubeObject, subresource: string): KubeObject {
+  const stored = toStorageVersion(served, obj);
+  served.definition.strategy.default?.(stored, strategyContext(ctx, served, subresource, false));
+  return stored;
+}

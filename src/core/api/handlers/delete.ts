@@ -1,0 +1,144 @@
+// delete and deletecollection, with DeleteOptions from the body or the query.
+
+import { errors, isStatusError } from '../../errors/status';
+import { fieldErrors, type FieldError } from '../../errors/field-errors';
+import type { KubeObject } from '../../kinds/types';
+import { mediaTypeOf, parseYaml, readBody } from '../body';
+import type { RequestScope, ServerContext } from '../context';
+import { admitNamespaceDelete } from '../namespace-lifecycle';
+import { buildPredicate } from '../predicate';
+import { decode, deleteObject, toRequestVersion, unsafeDeleteCorrupt, type DeleteInput } from '../resource-store';
+import { objectResponse } from '../respond';
+import { readList } from './read';
+import { validateDryRun } from '../write-options';
+
+interface DeleteOptionsBody {
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  orphanDependents?: boolean;
+  propagationPolicy?: string;
+  dryRun?: string[];
+  ignoreStoreReadErrorWithClusterBreakingPotential?: boolean;
+}
+
+export interface ParsedDeleteOptions extends DeleteInput {
+  readonly unsafeIgnoreReadErrors: boolean;
+}
+
+async function readDeleteOptions(ctx: ServerContext, request: Request, query: URLSearchParams): Promise<ParsedDeleteOptions> {
+  let body: DeleteOptionsBody = {};
+  const text = await readBody(request);
+  if (text.trim()) {
+    let parsed: unknown;
+    try {
+      parsed = mediaTypeOf(request.headers.get('content-type')) === 'application/yaml' ? parseYaml(text) : JSON.parse(text);
+    } catch (err) {
+      throw errors.badRequest(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw errors.badRequest('the body of the request must be a DeleteOptions object');
+    const kind = (parsed as { kind?: unknown }).kind;
+    if (kind !== undefined && kind !== 'DeleteOptions') {
+      throw errors.badRequest(`${String(kind)} in version "v1" cannot be handled as a DeleteOptions: converting to DeleteOptions: unknown kind`);
+    }
+    body = parsed as DeleteOptionsBody;
+  }
+  // Query parameters fill what the body leaves out (kube decodes both into one DeleteOptions).
+  const grace = query.get('gracePeriodSeconds');
+  if (body.gracePeriodSeconds === undefined && grace !== null && grace !== '') {
+    if (!/^-?\d+$/.test(grace)) throw errors.badRequest(`strconv.ParseInt: parsing ${JSON.stringify(grace)}: invalid syntax`);
+    body.gracePeriodSeconds = Number(grace);
+  }
+  const policy = query.get('propagationPolicy');
+  if (body.propagationPolicy === undefined && policy) body.propagationPolicy = policy;
+  const orphan = query.get('orphanDependents');
+  if (body.orphanDependents === undefined && orphan !== null) body.orphanDependents = orphan === 'true' || orphan === '1';
+  const dryRun = query.getAll('dryRun');
+  if (body.dryRun === undefined && dryRun.length) body.dryRun = dryRun;
+
+  const errs: FieldError[] = [];
+  if (body.orphanDependents !== undefined && body.propagationPolicy !== undefined) {
+    errs.push(fieldErrors.invalid('propagationPolicy', body.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'));
+  }
+  if (body.propagationPolicy !== undefined && !['Foreground', 'Background', 'Orphan'].includes(body.propagationPolicy)) {
+    errs.push(fieldErrors.notSupported('propagationPolicy', body.propagationPolicy, ['Foreground', 'Background', 'Orphan', 'nil']));
+  }
+  errs.push(...validateDryRun(body.dryRun ?? []));
+  // With the gate off the option is dropped, as kube-apiserver drops it.
+  const unsafe = body.ignoreStoreReadErrorWithClusterBreakingPotential === true && ctx.featureGates.enabled('AllowUnsafeMalformedObjectDeletion');
+  if (unsafe) {
+    const path = 'ignoreStoreReadErrorWithClusterBreakingPotential';
+    if ((body.dryRun ?? []).length) errs.push(fieldErrors.invalid(path, true, 'cannot be set together with .dryRun'));
+    if (body.propagationPolicy !== undefined) errs.push(fieldErrors.invalid(path, true, 'cannot be set together with .propagationPolicy'));
+    if (body.orphanDependents !== undefined) errs.push(fieldErrors.invalid(path, true, 'cannot be set together with .orphanDependents'));
+    if (body.gracePeriodSeconds !== undefined) errs.push(fieldErrors.invalid(path, true, 'cannot be set together with .gracePeriodSeconds'));
+    if (body.preconditions !== undefined) errs.push(fieldErrors.invalid(path, true, 'cannot be set together with .preconditions'));
+  }
+  if (errs.length) throw errors.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', errs);
+  return {
+    preconditions: body.preconditions,
+    propagationPolicy: body.propagationPolicy as DeleteInput['propagationPolicy'],
+    orphanDependents: body.orphanDependents,
+    gracePeriodSeconds: body.gracePeriodSeconds,
+    dryRun: (body.dryRun ?? []).includes('All'),
+    unsafeIgnoreReadErrors: unsafe,
+  };
+}
+
+function successStatus(scope: RequestScope, obj: KubeObject): KubeObject {
+  const details: Record<string, unknown> = { name: obj.metadata?.name ?? '' };
+  if (scope.served.group) details['group'] = scope.served.group;
+  details['kind'] = scope.served.definition.plural;
+  details['uid'] = obj.metadata?.uid ?? '';
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details };
+}
+
+export async function handleDelete(ctx: ServerContext, scope: RequestScope): Promise<Response> {
+  const { served, route, request, query, output } = scope;
+  if (route.subresource) throw errors.methodNotAllowedOnPath();
+  const options = await readDeleteOptions(ctx, request, query);
+  if (served.group === '' && served.definition.plural === 'namespaces') admitNamespaceDelete(route.name);
+  let result;
+  try {
+    result = await deleteObject(ctx, served, route.namespace, route.name, options);
+  } catch (err) {
+    if (options.unsafeIgnoreReadErrors && isStatusError(err) && err.reason === 'StorageReadError') {
+      const removed = await unsafeDeleteCorrupt(ctx, served, route.namespace, route.name);
+      return objectResponse(
+        successStatus(scope, { metadata: { name: route.name, uid: '' } }),
+        200,
+        output,
+        { 'X-Kubetab-Unsafe-Delete': String(removed.modRevision) },
+      );
+    }
+    throw err;
+  }
+  // kube answers 202 when the object waits for finalizers and the client asked for cascading (orphanDependents=false).
+  const code = !result.deleted && options.orphanDependents === false ? 202 : 200;
+  if (!result.deleted || served.definition.returnDeletedObject) {
+    return objectResponse(toRequestVersion(served, result.object), code, output);
+  }
+  return objectResponse(successStatus(scope, result.object), code, output);
+}
+
+export async function handleDeleteCollection(ctx: ServerContext, scope: RequestScope): Promise<Response> {
+  const { served, route, request, query, output } = scope;
+  const options = await readDeleteOptions(ctx, request, query);
+  const predicate = buildPredicate(scope);
+  const listed = await readList(ctx, scope, predicate);
+  const deleted: KubeObject[] = [];
+  for (const kv of listed.items) {
+    const obj = decode(ctx, served, kv);
+    const name = obj.metadata?.name ?? '';
+    if (served.group === '' && served.definition.plural === 'namespaces' && ['default', 'kube-system', 'kube-public'].includes(name)) continue;
+    try {
+      const result = await deleteObject(ctx, served, obj.metadata?.namespace ?? route.namespace, name, options);
+      deleted.push(toRequestVersion(served, result.object));
+    } catch (err) {
+      // An object deleted meanwhile is not an error for a collection delete.
+      if (isStatusError(err) && err.code === 404) continue;
+      throw err;
+    }
+  }
+  const list = { kind: served.definition.listKind, apiVersion: served.apiVersion, metadata: { resourceVersion: String(ctx.store.currentRevision()) }, items: deleted };
+  return objectResponse(list, 200, output);
+}

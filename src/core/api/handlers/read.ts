@@ -1,0 +1,120 @@
+// get and list (GET on an object or a collection), with the read semantics
+// of the specification's tables: resourceVersion unset / "0" / a value,
+// resourceVersionMatch, limit and continue, and the Table representation.
+
+import { errors } from '../../errors/status';
+import type { KubeObject } from '../../kinds/types';
+import type { KeyValue } from '../../storage/types';
+import type { RequestScope, ServerContext } from '../context';
+import { decodeContinue, encodeContinue } from '../continue-token';
+import { parseListOptions, parseResourceVersion, validateListOptions } from '../read-options';
+import { buildPredicate, type Predicate } from '../predicate';
+import { decode, getObject, prefixFor, toRequestVersion } from '../resource-store';
+import { objectResponse, rawJsonResponse, textResponse } from '../respond';
+import { listToTable, objectToTable, partialObjectMetadata, partialObjectMetadataList } from '../table';
+import { waitForRevision } from '../wait-for-revision';
+import { streamJsonList } from '../list-stream';
+
+/** How long a read for a future resourceVersion waits before 504 (kube's watch cache waits 3 s). */
+const FUTURE_RV_WAIT_MS = 3000;
+
+async function ensureFresh(ctx: ServerContext, revision: number): Promise<void> {
+  if (revision <= ctx.store.currentRevision()) return;
+  if (!(await waitForRevision(ctx.store, revision, FUTURE_RV_WAIT_MS))) {
+    throw errors.tooLargeResourceVersion(revision, ctx.store.currentRevision(), 1);
+  }
+}
+
+export async function handleGet(ctx: ServerContext, scope: RequestScope): Promise<Response> {
+  const { route, served, query, output } = scope;
+  const rv = query.get('resourceVersion');
+  if (rv && rv !== '0') await ensureFresh(ctx, parseResourceVersion(rv));
+  const { kv, object } = await getObject(ctx, served, route.namespace, route.name);
+  const shown = toRequestVersion(served, object);
+  if (output.as === 'Table') return objectResponse(objectToTable(served, shown, query, ctx.clock.now()), 200, output);
+  if (output.as === 'PartialObjectMetadata') return objectResponse(partialObjectMetadata(shown, output.asVersion!), 200, output);
+  if (output.as) throw errors.notAcceptable(['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
+  if (output.encoding === 'json' && !output.pretty && shown === object) return rawJsonResponse(kv.value, 200);
+  return objectResponse(shown, 200, output);
+}
+
+export interface ListResult {
+  readonly items: KeyValue[];
+  readonly revision: number;
+  readonly continueToken: string;
+  readonly remainingItemCount: number | undefined;
+}
+
+/** Reads a collection as the list tables of the specification prescribe. */
+export async function readList(ctx: ServerContext, scope: RequestScope, predicate: Predicate): Promise<ListResult> {
+  const options = parseListOptions(scope.query, false);
+  validateListOptions(options, ctx.featureGates.enabled('WatchList'));
+  const prefix = prefixFor(scope.served, scope.route.namespace);
+  const resource = `${scope.served.group}/${scope.served.definition.plural}`;
+  let revision: number | undefined;
+  let after: string | undefined;
+  let continuing = false;
+  if (options.continueToken !== undefined) {
+    if (options.resourceVersion !== undefined && options.resourceVersion !== '0') {
+      throw errors.badRequest('specifying resource version is not allowed when using continue');
+    }
+    const token = decodeContinue(options.continueToken, resource);
+    after = prefix + token.after;
+    continuing = true;
+    revision = token.revision === -1 ? undefined : token.revision;
+  } else if (options.resourceVersion !== undefined && options.resourceVersion !== '0') {
+    const requested = parseResourceVersion(options.resourceVersion);
+    const exact = options.resourceVersionMatch === 'Exact' || (options.resourceVersionMatch === undefined && options.limit > 0);
+    await ensureFresh(ctx, requested);
+    if (exact) revision = requested;
+  }
+  if (revision !== undefined && revision < ctx.store.compactedRevision()) {
+    if (continuing) {
+      const lastKey = after!.slice(prefix.length);
+      const err = errors.expired(
+        'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+      );
+      err.status.metadata.continue = encodeContinue(-1, lastKey, resource);
+      throw err;
+    }
+    throw errors.expired('The resourceVersion for the provided list is too old.');
+  }
+  const range = await ctx.store.range({
+    prefix,
+    revision,
+    after,
+    limit: options.limit,
+    filter: predicate.empty ? undefined : (kv) => predicate.matches(decode(ctx, scope.served, kv)),
+  });
+  const last = range.kvs[range.kvs.length - 1];
+  const continueToken = range.more && last ? encodeContinue(range.revision, last.key.slice(prefix.length), resource) : '';
+  const remainingItemCount = range.more && predicate.empty ? range.remaining : undefined;
+  return { items: range.kvs, revision: range.revision, continueToken, remainingItemCount };
+}
+
+export async function handleList(ctx: ServerContext, scope: RequestScope): Promise<Response> {
+  const { served, output, query } = scope;
+  const predicate = buildPredicate(scope);
+  const result = await readList(ctx, scope, predicate);
+  const listMeta: { resourceVersion: string; continue?: string; remainingItemCount?: number } = { resourceVersion: String(result.revision) };
+  if (result.continueToken) listMeta.continue = result.continueToken;
+  if (result.remainingItemCount !== undefined) listMeta.remainingItemCount = result.remainingItemCount;
+  const needsConversion = served.version.name !== served.storageVersion && served.definition.convert;
+  const objects = (): KubeObject[] => result.items.map((kv) => toRequestVersion(served, decode(ctx, served, kv)));
+  if (output.as === 'Table') return objectResponse(listToTable(served, objects(), listMeta, query, ctx.clock.now()), 200, output);
+  if (output.as === 'PartialObjectMetadataList') return objectResponse(partialObjectMetadataList(objects(), listMeta, output.asVersion!), 200, output);
+  if (output.as) throw errors.notAcceptable(['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
+  if (output.encoding === 'json' && !output.pretty && !needsConversion) {
+    // Stored text is already the response's item encoding: stream it in chunks instead of building one string.
+    for (const kv of result.items) decode(ctx, served, kv); // surfaces corrupt records as StorageReadError before streaming
+    const head = `{"kind":${JSON.stringify(served.definition.listKind)},"apiVersion":${JSON.stringify(served.apiVersion)},"metadata":${JSON.stringify(listMeta)},"items":[`;
+    return new Response(streamJsonList(head, result.items, ']}\n'), {
+      status: 200,
+      headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'X-Kubetab-Server': 'core' },
+    });
+  }
+  const list = { kind: served.definition.listKind, apiVersion: served.apiVersion, metadata: listMeta, items: objects() };
+  return objectResponse(list, 200, output);
+}
+
+export { textResponse };

@@ -1,0 +1,218 @@
+// watch: a streamed response of newline-delimited JSON events.
+//
+// Start semantics (the specification's watch table): resourceVersion unset or
+// "0" → synthetic ADDED events for the current state, then every change;
+// a value → every change after it (410 as an ERROR event when compacted);
+// sendInitialEvents=true → the initial ADDED events, then (with
+// allowWatchBookmarks) a BOOKMARK annotated k8s.io/initial-events-end.
+// Events never get lost, duplicated or reordered: the store watch is
+// registered at revision R before the state at R is read, and changes after
+// R are buffered until the initial events are out.
+
+import { errors } from '../../errors/status';
+import type { KubeObject } from '../../kinds/types';
+import { CompactedError, type KeyValue, type StoreEvent, type WatchHandle } from '../../storage/types';
+import type { RequestScope, ServerContext } from '../context';
+import { withResourceVersion } from '../object-codec';
+import { buildPredicate, type Predicate } from '../predicate';
+import { parseListOptions, parseResourceVersion, validateListOptions } from '../read-options';
+import { decode, keyFor, prefixFor, toRequestVersion } from '../resource-store';
+import { errorResponse, toStatusError } from '../respond';
+import { objectToTable } from '../table';
+import { waitForRevision } from '../wait-for-revision';
+
+type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+/** A slow reader that lets this many events pile up is disconnected (kube closes watchers it cannot keep up with). */
+const MAX_BUFFERED_EVENTS = 100_000;
+const BOOKMARK_INTERVAL_MS = 60_000;
+
+function randomTimeoutSeconds(ctx: ServerContext): number {
+  // kube-apiserver: --min-request-timeout (1800 s) times a random factor in [1, 2).
+  const base = 1800;
+  return Math.min(ctx.maxWatchSeconds, Math.floor(base * (1 + Math.random())));
+}
+
+export async function handleWatch(ctx: ServerContext, scope: RequestScope): Promise<Response> {
+  const { served, route, query, output, request } = scope;
+  const options = parseListOptions(query, true);
+  validateListOptions(options, ctx.featureGates.enabled('WatchList'));
+  const predicate: Predicate = buildPredicate(scope);
+  // A watch on one object (GET .../pods/foo?watch=1) is a collection watch with a name selector.
+  const prefix = route.name ? keyFor(served, route.namespace, route.name) : prefixFor(served, route.namespace);
+  const exactKey = route.name ? prefix : undefined;
+
+  const rv = options.resourceVersion;
+  const requested = rv !== undefined && rv !== '0' ? parseResourceVersion(rv) : undefined;
+  const sendInitial = options.sendInitialEvents ?? (requested === undefined);
+  if (requested !== undefined && sendInitial) {
+    // NotOlderThan with initial events: wait until the store has reached the version.
+    await waitForRevision(ctx.store, requested, 3000);
+    if (ctx.store.currentRevision() < requested) {
+      throw errors.tooLargeResourceVersion(requested, ctx.store.currentRevision(), 1);
+    }
+  }
+  const startRevision = sendInitial ? ctx.store.currentRevision() : (requested ?? ctx.store.currentRevision());
+
+  const requestedTimeout = options.timeoutSeconds;
+  const timeoutSeconds = requestedTimeout !== undefined && requestedTimeout > 0 ? Math.min(requestedTimeout, ctx.maxWatchSeconds) : randomTimeoutSeconds(ctx);
+  const endedByServerLimit = requestedTimeout === undefined || requestedTimeout <= 0 || requestedTimeout > ctx.maxWatchSeconds;
+
+  const encoder = new TextEncoder();
+  let firstTableEvent = true;
+  const shape = (obj: KubeObject): KubeObject => {
+    const shown = toRequestVersion(served, obj);
+    if (output.as === 'Table') {
+      const table = objectToTable(served, shown, query, ctx.clock.now(), firstTableEvent);
+      firstTableEvent = false;
+      return table;
+    }
+    return shown;
+  };
+  const frame = (type: EventType, object: unknown): Uint8Array => encoder.encode(`${JSON.stringify({ type, object })}\n`);
+  const bookmarkObject = (revision: number, annotations?: Record<string, string>): KubeObject => {
+    const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
+    if (annotations) metadata['annotations'] = annotations;
+    return { kind: served.definition.kind, apiVersion: served.apiVersion, metadata };
+  };
+
+  let handle: WatchHandle | undefined;
+  const timers: ReturnType<typeof setTimeout>[] = [];
+  let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
+  let closed = false;
+  let live = false;
+  const pending: StoreEvent[] = [];
+
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    handle?.cancel();
+    for (const t of timers) clearTimeout(t);
+    try {
+      controllerRef?.close();
+    } catch {
+      // already closed by the reader
+    }
+  };
+
+  const matches = (kv: KeyValue): boolean => {
+    if (exactKey !== undefined && kv.key !== exactKey) return false;
+    return predicate.matches(decode(ctx, served, kv));
+  };
+
+  const emitChange = (event: StoreEvent) => {
+    if (closed || !controllerRef) return;
+    if (exactKey !== undefined && event.kv.key !== exactKey) return;
+    let type: EventType | undefined;
+    let object: KubeObject | undefined;
+    if (event.type === 'delete') {
+      const prev = event.prevKv;
+      if (prev && matches(prev)) {
+        type = 'DELETED';
+        object = withResourceVersion(decode(ctx, served, prev), event.revision);
+      }
+    } else {
+      const curPasses = matches(event.kv);
+      const prevPasses = event.prevKv ? matches(event.prevKv) : false;
+      if (curPasses && prevPasses) {
+        type = 'MODIFIED';
+        object = decode(ctx, served, event.kv);
+      } else if (curPasses) {
+        type = 'ADDED';
+        object = decode(ctx, served, event.kv);
+      } else if (prevPasses) {
+        // The object stopped matching the selector: to this watcher it is gone.
+        type = 'DELETED';
+        object = withResourceVersion(decode(ctx, served, event.prevKv!), event.revision);
+      }
+    }
+    if (type && object) controllerRef.enqueue(frame(type, shape(object)));
+  };
+
+  const sendBookmark = (annotations?: Record<string, string>) => {
+    if (closed || !controllerRef) return;
+    controllerRef.enqueue(frame('BOOKMARK', bookmarkObject(ctx.store.currentRevision(), annotations)));
+  };
+
+  // Register first so that nothing after startRevision can slip between the initial read and the live stream.
+  try {
+    handle = ctx.store.watch(
+      { prefix, afterRevision: startRevision },
+      {
+        onEvent: (event) => {
+          if (closed) return;
+          if (!live) {
+            pending.push(event);
+            if (pending.length > MAX_BUFFERED_EVENTS) close();
+            return;
+          }
+          try {
+            emitChange(event);
+          } catch (err) {
+            controllerRef?.enqueue(frame('ERROR', toStatusError(err).status));
+            close();
+          }
+        },
+        onClose: () => close(),
+      },
+    );
+  } catch (err) {
+    if (err instanceof CompactedError) {
+      // kube answers 200 and sends the 410 as the stream's only event.
+      const status = errors.expired(`too old resource version: ${requested ?? startRevision} (${err.compacted})`).status;
+      return new Response(`${JSON.stringify({ type: 'ERROR', object: status })}\n`, {
+        status: 200,
+        headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'X-Kubetab-Server': 'core' },
+      });
+    }
+    return errorResponse(err);
+  }
+
+  const stream = new ReadableStream<Uint8Array>({
+    start: async (controller) => {
+      controllerRef = controller;
+      try {
+        if (sendInitial) {
+          const range = await ctx.store.range({ prefix: exactKey ?? prefix, revision: startRevision });
+          for (const kv of range.kvs) {
+            if (closed) return;
+            if (!matches(kv)) continue;
+            controller.enqueue(frame('ADDED', shape(decode(ctx, served, kv))));
+          }
+          if (options.sendInitialEvents && options.allowWatchBookmarks) {
+            controller.enqueue(frame('BOOKMARK', bookmarkObject(startRevision, { 'k8s.io/initial-events-end': 'true' })));
+          }
+        }
+        live = true;
+        for (const event of pending.splice(0)) emitChange(event);
+      } catch (err) {
+        controller.enqueue(frame('ERROR', toStatusError(err).status));
+        close();
+        return;
+      }
+      if (options.allowWatchBookmarks) {
+        const tick = () => {
+          if (closed) return;
+          sendBookmark();
+          timers.push(setTimeout(tick, BOOKMARK_INTERVAL_MS));
+        };
+        timers.push(setTimeout(tick, BOOKMARK_INTERVAL_MS));
+      }
+      timers.push(
+        setTimeout(() => {
+          // Ending on the server's own limit (the service worker's ~5-minute cap): leave a bookmark to resume from.
+          if (options.allowWatchBookmarks && endedByServerLimit) sendBookmark();
+          close();
+        }, timeoutSeconds * 1000),
+      );
+    },
+    cancel: () => close(),
+  });
+  request.signal?.addEventListener('abort', () => close(), { once: true });
+
+  const contentType = output.as === 'Table' ? `application/json;as=Table;v=${output.asVersion ?? 'v1'};g=meta.k8s.io` : 'application/json';
+  return new Response(stream, {
+    status: 200,
+    headers: { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'X-Kubetab-Server': 'core' },
+  });
+}

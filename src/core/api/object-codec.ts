@@ -1,0 +1,127 @@
+// How objects are stored and read back.
+//
+// The store keeps JSON text. Each stored text carries its own
+// metadata.resourceVersion (the revision of the write, through the store's
+// ValueFn), so a get or a list can send stored text without re-encoding.
+// Decoded objects are cached per key and revision and treated as immutable:
+// code that changes an object clones it first (`cloneObject`).
+
+import type { KubeObject, ObjectMeta } from '../kinds/types';
+import type { KeyValue, ValueFn } from '../storage/types';
+
+/** Go's struct order for ObjectMeta, which is how kube-apiserver emits it. */
+const META_ORDER = [
+  'name',
+  'generateName',
+  'namespace',
+  'selfLink',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'managedFields',
+];
+
+function isEmpty(value: unknown): boolean {
+  if (value === undefined || value === null || value === '') return true;
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value === 'object') return Object.keys(value as object).length === 0;
+  return false;
+}
+
+/**
+ * ObjectMeta in Go's field order with omitempty applied (empty strings, maps
+ * and lists and a zero generation are not emitted, as encoding/json omits them).
+ */
+export function canonicalMeta(meta: ObjectMeta): ObjectMeta {
+  const out: ObjectMeta = {};
+  for (const key of META_ORDER) {
+    const value = meta[key];
+    if (key === 'creationTimestamp') {
+      // metav1.Time is a struct: omitempty does not drop it; a zero time prints as null.
+      if (value !== undefined) out[key] = value as string | null;
+      continue;
+    }
+    if (key === 'generation' || key === 'deletionGracePeriodSeconds') {
+      if (typeof value === 'number' && (value !== 0 || key === 'deletionGracePeriodSeconds')) out[key] = value;
+      continue;
+    }
+    if (!isEmpty(value)) out[key] = value;
+  }
+  for (const key of Object.keys(meta)) {
+    if (!META_ORDER.includes(key) && meta[key] !== undefined) out[key] = meta[key];
+  }
+  return out;
+}
+
+/** kind, apiVersion, metadata first (TypeMeta then ObjectMeta, as Go emits), status last. */
+export function canonicalObject(obj: KubeObject): KubeObject {
+  const out: KubeObject = {};
+  if (obj.kind !== undefined) out.kind = obj.kind;
+  if (obj.apiVersion !== undefined) out.apiVersion = obj.apiVersion;
+  if (obj.metadata !== undefined) out.metadata = canonicalMeta(obj.metadata);
+  for (const key of Object.keys(obj)) {
+    if (key === 'kind' || key === 'apiVersion' || key === 'metadata' || key === 'status') continue;
+    if (obj[key] !== undefined) out[key] = obj[key];
+  }
+  if (obj.status !== undefined) out.status = obj.status;
+  return out;
+}
+
+/** A ValueFn that stores the object with the write's revision as its resourceVersion. */
+export function encodeForStorage(obj: KubeObject): ValueFn {
+  const canonical = canonicalObject(obj);
+  const meta = canonical.metadata ?? {};
+  return (revision) => {
+    canonical.metadata = canonicalMeta({ ...meta, resourceVersion: String(revision) });
+    return JSON.stringify(canonical);
+  };
+}
+
+export class CorruptObjectError extends Error {}
+
+/** Parses stored text; the result is shared and must not be mutated. */
+export class DecodeCache {
+  private readonly cache = new Map<string, { revision: number; object: KubeObject }>();
+  private readonly limit: number;
+
+  constructor(limit = 50_000) {
+    this.limit = limit;
+  }
+
+  decode(kv: KeyValue): KubeObject {
+    const hit = this.cache.get(kv.key);
+    if (hit && hit.revision === kv.modRevision) return hit.object;
+    let object: KubeObject;
+    try {
+      object = JSON.parse(kv.value) as KubeObject;
+    } catch (err) {
+      throw new CorruptObjectError(`failed to decode the stored object: ${(err as Error).message}`);
+    }
+    if (object === null || typeof object !== 'object' || Array.isArray(object)) {
+      throw new CorruptObjectError('failed to decode the stored object: not a JSON object');
+    }
+    if (this.cache.size >= this.limit) this.cache.clear();
+    this.cache.set(kv.key, { revision: kv.modRevision, object });
+    return object;
+  }
+
+  forget(key: string): void {
+    this.cache.delete(key);
+  }
+}
+
+export function cloneObject<T>(obj: T): T {
+  return structuredClone(obj);
+}
+
+/** The object with another resourceVersion (DELETED events carry the delete's revision). */
+export function withResourceVersion(obj: KubeObject, revision: number): KubeObject {
+  return { ...obj, metadata: canonicalMeta({ ...(obj.metadata ?? {}), resourceVersion: String(revision) }) };
+}

@@ -1,0 +1,335 @@
+// The generic registry store (kube-apiserver's genericregistry.Store): the
+// one implementation of get, list, create, update and delete for every kind.
+// It turns storage results into API objects, runs the kind's strategy hooks
+// in kube's order, and maps storage errors to the Status a client sees.
+// HTTP concerns (decoding bodies, query parameters, negotiation) stay in the
+// handlers.
+
+import { rfc3339 } from '../clock';
+import { errors, StatusError } from '../errors/status';
+import type { FieldError } from '../errors/field-errors';
+import type { KubeObject, StrategyContext } from '../kinds/types';
+import { ConflictError, KeyExistsError, NotFoundError, type KeyValue } from '../storage/types';
+import type { ServerContext } from './context';
+import { CorruptObjectError, cloneObject, encodeForStorage } from './object-codec';
+import { carryOverUpdateSystemFields, fillCreateSystemFields, jsonEqual, metaOf } from './object-meta';
+import type { ServedResource } from './registry';
+import { collectionPrefix, objectKey, type StorageLocation } from './storage-keys';
+import { validateObjectMetaBasics } from './meta-validation';
+
+export interface WriteOptions {
+  readonly dryRun: boolean;
+  /** Subresource being written ('' for the main resource). */
+  readonly subresource: string;
+  /** Runs after defaulting and before validation on the object to be stored (field management). */
+  readonly beforeValidate?: (obj: KubeObject, old: KubeObject | undefined) => void | Promise<void>;
+}
+
+export function storageLocation(served: ServedResource): StorageLocation {
+  return { group: served.group, resource: served.definition.plural };
+}
+
+export function keyFor(served: ServedResource, namespace: string, name: string): string {
+  return objectKey(storageLocation(served), served.definition.namespaced ? namespace : '', name);
+}
+
+export function prefixFor(served: ServedResource, namespace: string): string {
+  return collectionPrefix(storageLocation(served), served.definition.namespaced ? namespace : '');
+}
+
+export function strategyContext(ctx: ServerContext, served: ServedResource, subresource: string, dryRun: boolean): StrategyContext {
+  return {
+    clock: ctx.clock,
+    subresource,
+    dryRun,
+    requestVersion: served.version.name,
+    services: ctx.services,
+    lookup: async (gr, namespace, name) => {
+      const target = ctx.registry.lookupGroupResource(gr.group, gr.resource);
+      if (!target) return undefined;
+      const kv = await ctx.store.get(keyFor(target, namespace, name));
+      return kv ? decode(ctx, target, kv) : undefined;
+    },
+  };
+}
+
+/** Decodes stored text into the stored (storage-version) object; corrupt text is a StorageReadError. */
+export function decode(ctx: ServerContext, served: ServedResource, kv: KeyValue): KubeObject {
+  try {
+    return ctx.decodeCache.decode(kv);
+  } catch (err) {
+    if (err instanceof CorruptObjectError) throw errors.storeReadError(served.groupResource, [{ key: kv.key, cause: err.message }]);
+    throw err;
+  }
+}
+
+/** The object as the requested version shows it. Returns the shared object when no conversion is needed. */
+export function toRequestVersion(served: ServedResource, stored: KubeObject): KubeObject {
+  if (served.version.name === served.storageVersion || !served.definition.convert) return stored;
+  return served.definition.convert(cloneObject(stored), served.version.name);
+}
+
+/** The object converted to the storage version, with the storage apiVersion and kind. */
+export function toStorageVersion(served: ServedResource, obj: KubeObject): KubeObject {
+  const converted =
+    served.version.name === served.storageVersion || !served.definition.convert ? obj : served.definition.convert(obj, served.storageVersion);
+  converted.apiVersion = served.group ? `${served.group}/${served.storageVersion}` : served.storageVersion;
+  converted.kind = served.definition.kind;
+  return converted;
+}
+
+function invalid(served: ServedResource, name: string, errs: readonly FieldError[]): StatusError {
+  return errors.invalid({ group: served.group, kind: served.definition.kind }, name, errs);
+}
+
+/** Maps a storage failure on one object to the API error. */
+export function mapStorageError(err: unknown, served: ServedResource, name: string): unknown {
+  if (err instanceof NotFoundError) return errors.notFound(served.groupResource, name);
+  if (err instanceof KeyExistsError) return errors.alreadyExists(served.groupResource, name);
+  if (err instanceof ConflictError) return errors.staleUpdate(served.groupResource, name);
+  return err;
+}
+
+export async function getObject(ctx: ServerContext, served: ServedResource, namespace: string, name: string): Promise<{ kv: KeyValue; object: KubeObject }> {
+  const kv = await ctx.store.get(keyFor(served, namespace, name));
+  if (!kv) throw errors.notFound(served.groupResource, name);
+  return { kv, object: decode(ctx, served, kv) };
+}
+
+async function runValidation(
+  served: ServedResource,
+  obj: KubeObject,
+  old: KubeObject | undefined,
+  sctx: StrategyContext,
+  extra: FieldError[] = [],
+): Promise<void> {
+  const strategy = served.definition.strategy;
+  // kube runs the kind's validation first and the generic metadata checks only when it passed.
+  const errs: FieldError[] = [...extra];
+  if (old) {
+    if (strategy.validateUpdate) errs.push(...(await strategy.validateUpdate(obj, old, sctx)));
+  } else if (strategy.validate) {
+    errs.push(...(await strategy.validate(obj, sctx)));
+  }
+  if (errs.length === 0) errs.push(...validateObjectMetaBasics(obj, served.definition.namespaced, old));
+  if (errs.length) throw invalid(served, obj.metadata?.name ?? '', errs);
+}
+
+/** Where a created or updated object went. */
+export interface WriteResult {
+  readonly object: KubeObject;
+  readonly created: boolean;
+}
+
+/**
+ * Create (POST). The object arrives decoded and defaulted, in the storage
+ * version, with the URL's namespace applied.
+ */
+export async function createObject(ctx: ServerContext, served: ServedResource, obj: KubeObject, options: WriteOptions): Promise<KubeObject> {
+  const sctx = strategyContext(ctx, served, options.subresource, options.dryRun);
+  const strategy = served.definition.strategy;
+  fillCreateSystemFields(obj, ctx.clock.now());
+  await strategy.prepareForCreate?.(obj, sctx);
+  await options.beforeValidate?.(obj, undefined);
+  await runValidation(served, obj, undefined, sctx);
+  const meta = metaOf(obj);
+  const name = meta.name ?? '';
+  const key = keyFor(served, meta.namespace ?? '', name);
+  if (options.dryRun) {
+    if (await ctx.store.get(key)) throw errors.alreadyExists(served.groupResource, name);
+    return obj;
+  }
+  try {
+    const kv = await ctx.store.create(key, encodeForStorage(obj));
+    return decode(ctx, served, kv);
+  } catch (err) {
+    throw mapStorageError(err, served, name);
+  }
+}
+
+export interface UpdateInput {
+  /** Builds the new object from the current one (undefined when absent). Throws to abort. */
+  readonly transform: (current: KubeObject | undefined) => Promise<KubeObject>;
+  /** Whether the object may be created when absent (PUT with allowCreateOnUpdate, apply). */
+  readonly allowCreate: boolean;
+}
+
+/**
+ * Update (PUT, PATCH, status writes): a guaranteed update that re-runs the
+ * transform on a conflicting concurrent write, unless the new object names a
+ * resourceVersion, which then must match (409 otherwise).
+ */
+export async function updateObject(
+  ctx: ServerContext,
+  served: ServedResource,
+  namespace: string,
+  name: string,
+  input: UpdateInput,
+  options: WriteOptions,
+): Promise<WriteResult> {
+  const sctx = strategyContext(ctx, served, options.subresource, options.dryRun);
+  const strategy = served.definition.strategy;
+  const key = keyFor(served, namespace, name);
+  let result: WriteResult | undefined;
+  try {
+    await ctx.store.guaranteedUpdate(
+      key,
+      async (currentKv) => {
+        const current = currentKv ? decode(ctx, served, currentKv) : undefined;
+        const next = await input.transform(current);
+        const meta = metaOf(next);
+        if (!current) {
+          if (!input.allowCreate) throw errors.notFound(served.groupResource, name);
+          if (meta.resourceVersion) {
+            // An update naming a version of an object that does not exist (kube: the precondition fails as NotFound).
+            throw errors.notFound(served.groupResource, name);
+          }
+          fillCreateSystemFields(next, ctx.clock.now());
+          await strategy.prepareForCreate?.(next, sctx);
+          await options.beforeValidate?.(next, undefined);
+          await runValidation(served, next, undefined, sctx);
+          result = { object: next, created: true };
+          if (options.dryRun) return { action: 'none' };
+          return { action: 'put', value: encodeForStorage(next) };
+        }
+        if (meta.resourceVersion && meta.resourceVersion !== String(currentKv!.modRevision)) {
+          throw errors.staleUpdate(served.groupResource, name);
+        }
+        if (!meta.resourceVersion && strategy.allowUnconditionalUpdate === false) {
+          throw invalid(served, name, [
+            { type: 'FieldValueInvalid', field: 'metadata.resourceVersion', value: 0, detail: 'must be specified for an update' },
+          ]);
+        }
+        const systemErrs = carryOverUpdateSystemFields(next, current);
+        await strategy.prepareForUpdate?.(next, current, sctx);
+        await options.beforeValidate?.(next, current);
+        await runValidation(served, next, current, sctx, systemErrs);
+        // A write that changes nothing is not a write (no new resourceVersion, no event), as in etcd3's GuaranteedUpdate.
+        const comparable = { ...next, metadata: { ...next.metadata, resourceVersion: current.metadata?.resourceVersion } };
+        if (jsonEqual(comparable, current)) {
+          result = { object: current, created: false };
+          return { action: 'none' };
+        }
+        result = { object: next, created: false };
+        if (options.dryRun) return { action: 'none' };
+        return { action: 'put', value: encodeForStorage(next) };
+      },
+      { ignoreNotFound: true },
+    ).then((kv) => {
+      if (!options.dryRun && kv && result && kv.modRevision !== Number(result.object.metadata?.resourceVersion ?? -1)) {
+        result = { object: decode(ctx, served, kv), created: result.created };
+      }
+    });
+  } catch (err) {
+    throw mapStorageError(err, served, name);
+  }
+  return result!;
+}
+
+export interface DeleteInput {
+  readonly preconditions?: { uid?: string; resourceVersion?: string };
+  readonly propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  readonly orphanDependents?: boolean;
+  readonly gracePeriodSeconds?: number;
+  readonly dryRun: boolean;
+}
+
+export interface DeleteResult {
+  /** The object as deleted, or as left Terminating. */
+  readonly object: KubeObject;
+  /** True when the object is gone from storage; false when it waits for finalizers. */
+  readonly deleted: boolean;
+}
+
+const ORPHAN = 'orphan';
+const FOREGROUND = 'foregroundDeletion';
+
+/** kube's deletionFinalizersForGarbageCollection: which GC finalizers the delete adds or removes. */
+function garbageCollectionFinalizers(served: ServedResource, current: string[], input: DeleteInput): string[] {
+  let orphan: boolean;
+  let foreground: boolean;
+  if (input.propagationPolicy) {
+    orphan = input.propagationPolicy === 'Orphan';
+    foreground = input.propagationPolicy === 'Foreground';
+  } else if (input.orphanDependents !== undefined) {
+    orphan = input.orphanDependents;
+    foreground = false;
+  } else {
+    orphan = current.includes(ORPHAN) || (!current.includes(FOREGROUND) && served.definition.defaultPropagationPolicy === 'Orphan');
+    foreground = !orphan && current.includes(FOREGROUND);
+  }
+  const next = current.filter((f) => f !== ORPHAN && f !== FOREGROUND);
+  if (orphan) next.push(ORPHAN);
+  if (foreground) next.push(FOREGROUND);
+  return next;
+}
+
+function checkPreconditions(served: ServedResource, name: string, obj: KubeObject, kv: KeyValue, pre: DeleteInput['preconditions']): void {
+  if (!pre) return;
+  if (pre.uid && pre.uid !== obj.metadata?.uid) {
+    throw errors.conflict(served.groupResource, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata?.uid ?? ''}`);
+  }
+  if (pre.resourceVersion && pre.resourceVersion !== String(kv.modRevision)) {
+    throw errors.conflict(
+      served.groupResource,
+      name,
+      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${kv.modRevision}`,
+    );
+  }
+}
+
+/**
+ * Delete: Live → Terminating while finalizers remain (deletionTimestamp set,
+ * GC finalizers added per the propagation policy) → removed when none remain.
+ */
+export async function deleteObject(ctx: ServerContext, served: ServedResource, namespace: string, name: string, input: DeleteInput): Promise<DeleteResult> {
+  const key = keyFor(served, namespace, name);
+  const sctx = strategyContext(ctx, served, '', input.dryRun);
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const kv = await ctx.store.get(key);
+    if (!kv) throw errors.notFound(served.groupResource, name);
+    const current = decode(ctx, served, kv);
+    checkPreconditions(served, name, current, kv, input.preconditions);
+    const finalizers = garbageCollectionFinalizers(served, current.metadata?.finalizers ?? [], input);
+    if (finalizers.length > 0) {
+      const next = cloneObject(current);
+      const meta = metaOf(next);
+      if (!meta.deletionTimestamp) {
+        meta.deletionTimestamp = rfc3339(ctx.clock.now());
+        meta.deletionGracePeriodSeconds = 0;
+      }
+      meta.finalizers = finalizers;
+      if (jsonEqual(next, current)) return { object: current, deleted: false };
+      if (input.dryRun) return { object: next, deleted: false };
+      try {
+        const updated = await ctx.store.update(key, kv.modRevision, encodeForStorage(next));
+        return { object: decode(ctx, served, updated), deleted: false };
+      } catch (err) {
+        if (err instanceof ConflictError) continue;
+        throw mapStorageError(err, served, name);
+      }
+    }
+    if (input.dryRun) return { object: current, deleted: true };
+    try {
+      const deleted = await ctx.store.delete(key, kv.modRevision);
+      await served.definition.strategy.afterDelete?.(current, sctx);
+      return { object: decode(ctx, served, { ...deleted, value: kv.value, modRevision: kv.modRevision }), deleted: true };
+    } catch (err) {
+      if (err instanceof ConflictError) continue;
+      throw mapStorageError(err, served, name);
+    }
+  }
+  throw errors.staleUpdate(served.groupResource, name);
+}
+
+/** Deletes a record whose stored text cannot be decoded (ignoreStoreReadErrorWithClusterBreakingPotential). */
+export async function unsafeDeleteCorrupt(ctx: ServerContext, served: ServedResource, namespace: string, name: string): Promise<KeyValue> {
+  const key = keyFor(served, namespace, name);
+  const kv = await ctx.store.get(key);
+  if (!kv) throw errors.notFound(served.groupResource, name);
+  try {
+    return await ctx.store.delete(key, kv.modRevision);
+  } catch (err) {
+    throw mapStorageError(err, served, name);
+  }
+}

@@ -1,0 +1,57 @@
+// Building responses. The one place where a thrown error becomes a Status.
+
+import { errors, isStatusError, StatusError } from '../errors/status';
+import { CompactedError, FutureRevisionError, PersistenceError } from '../storage/types';
+import { encodeOutput, type OutputFormat } from './media';
+
+const JSON_FORMAT: OutputFormat = { contentType: 'application/json', encoding: 'json', pretty: false };
+
+/** Headers every API response carries (kube-apiserver sends these two on all of them). */
+function baseHeaders(contentType: string): Record<string, string> {
+  return {
+    'Content-Type': contentType,
+    'Cache-Control': 'no-cache, private',
+    'X-Kubetab-Server': 'core',
+  };
+}
+
+export function textResponse(body: string, status: number, contentType: string, extra: Record<string, string> = {}): Response {
+  return new Response(body, { status, headers: { ...baseHeaders(contentType), ...extra } });
+}
+
+export function objectResponse(value: unknown, status: number, format: OutputFormat, extra: Record<string, string> = {}): Response {
+  return textResponse(encodeOutput(value, format), status, format.contentType, extra);
+}
+
+/** A response whose JSON body is already encoded (stored text), avoiding a decode/encode round trip. */
+export function rawJsonResponse(json: string, status: number, extra: Record<string, string> = {}): Response {
+  return textResponse(json + '\n', status, 'application/json', extra);
+}
+
+/** Maps any error to the StatusError a client should see. */
+export function toStatusError(err: unknown): StatusError {
+  if (isStatusError(err)) return err;
+  if (err instanceof CompactedError) return errors.expired(`too old resource version: ${err.requested} (${err.compacted})`);
+  if (err instanceof FutureRevisionError) return errors.tooLargeResourceVersion(err.requested, err.current, 1);
+  if (err instanceof PersistenceError) return errors.internal(err);
+  return errors.internal(err);
+}
+
+export function errorResponse(err: unknown, format: OutputFormat = JSON_FORMAT, extra: Record<string, string> = {}): Response {
+  const statusError = toStatusError(err);
+  const safeFormat = format.as ? JSON_FORMAT : format;
+  return objectResponse(statusError.status, statusError.code, safeFormat, { ...statusError.headers, ...extra });
+}
+
+/** Adds Warning headers in the format kube-apiserver uses: `299 - "text"`. */
+export function warningHeaders(warnings: readonly string[]): Record<string, string> {
+  if (warnings.length === 0) return {};
+  const seen = new Set<string>();
+  const values: string[] = [];
+  for (const w of warnings) {
+    if (seen.has(w)) continue;
+    seen.add(w);
+    values.push(`299 - ${JSON.stringify(w)}`);
+  }
+  return { Warning: values.join(', ') };
+}
