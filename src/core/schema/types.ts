@@ -22,6 +22,16 @@ interface NodeBase {
   /** x-kubernetes-embedded-resource */
   readonly embeddedResource?: boolean;
   readonly nullable?: boolean;
+  /**
+   * OpenAPI `enum` (CRD schemas; built-in 1.32 schemas carry none). Kinds
+   * narrow the element type where they can.
+   */
+  readonly enum?: readonly unknown[];
+  /** Value validations of CRD schemas (JSON Schema combinators). */
+  readonly allOf?: readonly SchemaNode[];
+  readonly anyOf?: readonly SchemaNode[];
+  readonly oneOf?: readonly SchemaNode[];
+  readonly not?: SchemaNode;
 }
 
 export interface StringNode extends NodeBase {
@@ -42,6 +52,9 @@ export interface IntegerNode extends NodeBase {
   readonly format?: 'int32' | 'int64';
   readonly minimum?: number;
   readonly maximum?: number;
+  readonly exclusiveMinimum?: boolean;
+  readonly exclusiveMaximum?: boolean;
+  readonly multipleOf?: number;
   readonly enum?: readonly number[];
 }
 
@@ -50,6 +63,9 @@ export interface NumberNode extends NodeBase {
   readonly format?: string;
   readonly minimum?: number;
   readonly maximum?: number;
+  readonly exclusiveMinimum?: boolean;
+  readonly exclusiveMaximum?: boolean;
+  readonly multipleOf?: number;
 }
 
 export interface BooleanNode extends NodeBase {
@@ -92,6 +108,8 @@ export interface ArrayNode extends NodeBase {
   readonly patchMergeKey?: string;
   readonly minItems?: number;
   readonly maxItems?: number;
+  /** JSON Schema uniqueItems (CRD schemas). */
+  readonly uniqueItems?: boolean;
 }
 
 /** x-kubernetes-int-or-string (IntOrString): an integer or a string. */
