@@ -83,6 +83,12 @@ export interface Strategy {
   prepareForCreate?(obj: KubeObject, ctx: StrategyContext): void | Promise<void>;
   /** Keeps fields the user may not change on update of this (sub)resource; bumps generation on spec changes. May mutate obj. */
   prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void | Promise<void>;
+  /**
+   * Normalises an object after validation, just before it is stored (RESTCreateStrategy.Canonicalize),
+   * e.g. the namespace's kubernetes.io/metadata.name label once a generated name is known. May mutate.
+   * (Additive: kinds.)
+   */
+  canonicalize?(obj: KubeObject, ctx: StrategyContext): void;
   validate?(obj: KubeObject, ctx: StrategyContext): FieldError[] | Promise<FieldError[]>;
   validateUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[] | Promise<FieldError[]>;
   warningsOnCreate?(obj: KubeObject, ctx: StrategyContext): string[];
@@ -127,6 +133,13 @@ export interface SubresourceDefinition {
   /** For 'status' subresources: the top-level fields the subresource may change (default ['status']). */
   readonly fields?: readonly string[];
   readonly handler?: string;
+  /**
+   * For the 'scale' handler: where the replica counts and the selector live in
+   * the parent (JSON paths as in a CRD's scale subresource). A built-in
+   * `labelSelectorPath` may point at a LabelSelector or a map selector, which
+   * the handler formats as a selector string. (Additive: kinds.)
+   */
+  readonly scale?: { readonly specReplicasPath: string; readonly statusReplicasPath: string; readonly labelSelectorPath?: string };
 }
 
 export interface ResourceVersionDefinition {
@@ -176,4 +189,18 @@ export interface ResourceDefinition {
   readonly defaultPropagationPolicy?: 'Background' | 'Orphan' | 'Foreground';
   /** Strategic merge patch is refused (custom resources). */
   readonly noStrategicMerge?: boolean;
+  /**
+   * The objects live in another resource's storage (events.k8s.io events are
+   * core v1 Events). The handlers read and write that resource's keys and
+   * convert with these functions; hooks of this definition see objects in this
+   * definition's own storage version. (Additive: kinds.)
+   */
+  readonly sharedStorage?: {
+    readonly group: string;
+    readonly resource: string;
+    /** From this definition's storage version to the shared resource's storage version. */
+    toStorage(obj: KubeObject): KubeObject;
+    /** From the shared resource's storage version to this definition's storage version. */
+    fromStorage(obj: KubeObject): KubeObject;
+  };
 }
