@@ -132,6 +132,7 @@ class Engine implements OpenedStore {
   private readonly compactPersistEveryMs: number;
   private lastCompactPersist: number;
   private compactPersistQueued = false;
+  private persistedCompacted: Revision;
 
   constructor(
     private readonly clock: Clock,
@@ -142,6 +143,7 @@ class Engine implements OpenedStore {
     this.revision = meta.revision;
     this.compacted = meta.compactedRevision;
     this.lastAssigned = meta.revision;
+    this.persistedCompacted = meta.compactedRevision;
     this.compactPersistEveryMs = Math.max(1000, retentionMs / 10);
     this.lastCompactPersist = clock.now();
     this.loaded = persistence === undefined;
@@ -423,7 +425,7 @@ class Engine implements OpenedStore {
   }
 
   private async submit(ops: readonly BatchOp[]): Promise<KeyValue[]> {
-    await this.whenLoaded();
+    if (!this.loaded || this.closed) await this.whenLoaded();
     this.maybeCompactExpired();
     return new Promise<KeyValue[]>((resolve, reject) => {
       this.enqueue({ kind: 'write', ops, resolve, reject });
@@ -594,7 +596,8 @@ class Engine implements OpenedStore {
 
   async compactExpired(): Promise<void> {
     await this.whenLoaded();
-    if (this.compactExpiredInMemory()) await this.persistCompaction();
+    // Also catches up on a lazy compaction whose persisting was deferred.
+    if (this.compactExpiredInMemory() || this.persistedCompacted < this.compacted) await this.persistCompaction();
   }
 
   /** Cheap check run by every operation: compacts when the oldest retained change has expired. */
@@ -641,8 +644,10 @@ class Engine implements OpenedStore {
     return this.control(async () => {
       this.compactPersistQueued = false;
       this.lastCompactPersist = this.clock.now();
+      const compacted = this.compacted;
       try {
-        await persistence.compact({ revision: this.revision, compactedRevision: this.compacted });
+        await persistence.compact({ revision: this.revision, compactedRevision: compacted });
+        this.persistedCompacted = Math.max(this.persistedCompacted, compacted);
       } catch (err) {
         throw asPersistenceError(err);
       }
@@ -675,6 +680,7 @@ class Engine implements OpenedStore {
       this.log.clear();
       this.revision = start;
       this.compacted = start;
+      this.persistedCompacted = start;
       this.lastAssigned = start;
       this.hub.closeAll(new StorageError('the store was wiped'));
     });
