@@ -1,0 +1,240 @@
+// The browser benchmark of issue 2: each KubeTab figure beside its floor,
+// measured in the same run by a bare service worker of the same origin, in
+// headless Chromium with a persistent profile (an incognito profile keeps
+// IndexedDB in memory and flatters writes).
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright';
+import { launchOptions } from '../e2e/support/chromium';
+import { BENCH_DIST, ROOT, buildApp, bundleScript } from './support/build';
+import { startBenchServer } from './support/static-server';
+import { ms, p50, p90, perSecond, ratio, table, type Row } from './support/stats';
+
+const QUICK = process.env.BENCH_QUICK === '1';
+const N = {
+  get: QUICK ? 100 : 500,
+  create: QUICK ? 50 : 300,
+  lists1k: QUICK ? 5 : 15,
+  lists10k: QUICK ? 3 : 7,
+  watch: QUICK ? 30 : 100,
+  msw: QUICK ? 100 : 500,
+  cold: QUICK ? 3 : 7,
+  bulk: 10_000,
+  objectSize: 2048,
+};
+
+const API = '/kubetab/api/v1';
+
+async function evaluate<T>(page: Page, fn: string, ...args: unknown[]): Promise<T> {
+  return page.evaluate(({ fn, args }) => (window as any).bench[fn](...args), { fn, args }) as Promise<T>;
+}
+
+async function openPage(context: BrowserContext, url: string): Promise<Page> {
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error(`page error on ${url}:`, error));
+  await page.goto(url);
+  return page;
+}
+
+async function post(page: Page, path: string, body: unknown): Promise<number> {
+  return page.evaluate(
+    async ({ path, body }) =>
+      (await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).status,
+    { path, body },
+  );
+}
+
+/** Stops every service worker of the browser through CDP and waits until none runs. */
+async function stopAllWorkers(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  const status = new Map<string, string>();
+  cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+    for (const v of versions as { versionId: string; runningStatus: string }[]) status.set(v.versionId, v.runningStatus);
+  });
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.stopAllWorkers');
+  const deadline = Date.now() + 10_000;
+  while ([...status.values()].some((s) => s !== 'stopped') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await cdp.send('ServiceWorker.disable');
+  await cdp.detach();
+  // Let the browser settle, so the start that follows is a cold one and nothing else.
+  await new Promise((r) => setTimeout(r, 200));
+}
+
+async function main(): Promise<void> {
+  console.log('browser benchmark: building the app, the floor worker and the harness…');
+  await buildApp();
+  const server = await startBenchServer({
+    appDir: BENCH_DIST,
+    floorWorker: await bundleScript(join(ROOT, 'bench', 'floor-worker.ts')),
+    harness: await bundleScript(join(ROOT, 'bench', 'page-harness.ts')),
+    mswWorkerFile: join(ROOT, 'node_modules', 'msw', 'lib', 'mockServiceWorker.js'),
+    mswLibraryFile: join(ROOT, 'node_modules', 'msw', 'lib', 'iife', 'index.js'),
+  });
+  const profile = mkdtempSync(join(tmpdir(), 'kubetab-bench-profile-'));
+  const context = await chromium.launchPersistentContext(profile, { ...launchOptions(), baseURL: server.origin });
+  const rows: Row[] = [];
+  const raw: Record<string, unknown> = {};
+  try {
+    const kt = await openPage(context, '/kubetab/bench.html');
+    await evaluate(kt, 'register', '/kubetab/sw.js', '/kubetab/');
+    const floor = await openPage(context, '/floor/bench.html');
+    await evaluate(floor, 'register', '/floor/sw.js', '/floor/');
+    const msw = await openPage(context, '/msw/bench.html');
+    await evaluate(msw, 'startMsw', '/msw/mockServiceWorker.js', '/msw/');
+    console.log(`pages ready on ${server.origin} (profile ${profile})`);
+
+    for (const ns of ['bench', 'bench-1k', 'bench-10k', 'bench-watch']) {
+      const status = await post(kt, `${API}/namespaces`, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+      if (status !== 201) throw new Error(`creating namespace ${ns}: HTTP ${status}`);
+    }
+
+    // Bulk import: 10,000 ~2 KiB objects; floor: 1,000-put IndexedDB transactions.
+    console.log('bulk import of 10,000 objects…');
+    const importMs = await evaluate<number>(kt, 'bulkImport', `${API}/namespaces/bench-10k/configmaps`, 'obj', N.bulk, N.objectSize, 32);
+    const floorBulkMs = await evaluate<number>(floor, 'floorBulk', N.bulk, N.objectSize);
+    const importRate = N.bulk / (importMs / 1000);
+    const floorBulkRate = N.bulk / (floorBulkMs / 1000);
+    rows.push({
+      figure: 'bulk import of 10,000 objects',
+      kubetab: perSecond(importRate),
+      floor: perSecond(floorBulkRate),
+      ratio: ratio(importRate / floorBulkRate),
+      target: '>= 0.70x',
+      met: importRate / floorBulkRate >= 0.7,
+    });
+    raw.bulk = { importMs, floorBulkMs };
+    await evaluate(kt, 'bulkImport', `${API}/namespaces/bench-1k/configmaps`, 'obj', 1000, N.objectSize, 32);
+
+    // get of one object vs a fixed 200-byte JSON.
+    console.log('get…');
+    await post(kt, `${API}/namespaces/bench/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'one' }, data: { k: 'v' } });
+    const getUrl = `${API}/namespaces/bench/configmaps/one`;
+    await evaluate(kt, 'timeRequests', getUrl, 50);
+    await evaluate(floor, 'timeRequests', '/floor/get', 50);
+    const getTimes = await evaluate<number[]>(kt, 'timeRequests', getUrl, N.get);
+    const floorGetTimes = await evaluate<number[]>(floor, 'timeRequests', '/floor/get', N.get);
+    rows.push({
+      figure: 'get one object (p50)',
+      kubetab: ms(p50(getTimes)),
+      floor: ms(p50(floorGetTimes)),
+      ratio: ratio(p50(getTimes) / p50(floorGetTimes)),
+      target: '<= 1.2x',
+      met: p50(getTimes) / p50(floorGetTimes) <= 1.2,
+    });
+    raw.get = { p50: p50(getTimes), p90: p90(getTimes), floorP50: p50(floorGetTimes), floorP90: p90(floorGetTimes) };
+
+    // create vs the floor's one IndexedDB put.
+    console.log('create…');
+    await evaluate(kt, 'timeCreates', `${API}/namespaces/bench/configmaps`, 'warm', 20, 400);
+    await evaluate(floor, 'timeCreates', '/floor/create', 'warm', 20, 400);
+    const createTimes = await evaluate<number[]>(kt, 'timeCreates', `${API}/namespaces/bench/configmaps`, 'create', N.create, 400);
+    const floorCreateTimes = await evaluate<number[]>(floor, 'timeCreates', '/floor/create', 'create', N.create, 400);
+    rows.push({
+      figure: 'create (p50)',
+      kubetab: ms(p50(createTimes)),
+      floor: ms(p50(floorCreateTimes)),
+      ratio: ratio(p50(createTimes) / p50(floorCreateTimes)),
+      target: '<= 1.2x',
+      met: p50(createTimes) / p50(floorCreateTimes) <= 1.2,
+    });
+    raw.create = { p50: p50(createTimes), p90: p90(createTimes), floorP50: p50(floorCreateTimes), floorP90: p90(floorCreateTimes) };
+
+    // lists vs an equal pre-built body streamed in 64 KiB chunks, both JSON.parse'd by the page.
+    for (const [label, ns, n] of [
+      ['1,000', 'bench-1k', N.lists1k],
+      ['10,000', 'bench-10k', N.lists10k],
+    ] as const) {
+      console.log(`list of ${label}…`);
+      const url = `${API}/namespaces/${ns}/configmaps`;
+      const bytes = await evaluate<number>(floor, 'prepareFloorList', url, ns);
+      await evaluate(kt, 'timeLists', url, 2);
+      await evaluate(floor, 'timeLists', `/floor/list?id=${ns}`, 2);
+      const list = await evaluate<{ times: number[]; items: number }>(kt, 'timeLists', url, n);
+      const floorList = await evaluate<{ times: number[] }>(floor, 'timeLists', `/floor/list?id=${ns}`, n);
+      rows.push({
+        figure: `list of ${label} (${list.items} × ~${Math.round(bytes / Math.max(1, list.items))} B, p50)`,
+        kubetab: ms(p50(list.times)),
+        floor: ms(p50(floorList.times)),
+        ratio: ratio(p50(list.times) / p50(floorList.times)),
+        target: '<= 1.5x',
+        met: p50(list.times) / p50(floorList.times) <= 1.5,
+      });
+      raw[`list-${ns}`] = { bytes, items: list.items, p50: p50(list.times), floorP50: p50(floorList.times) };
+    }
+
+    // A watch event reaching another tab, after the response of the write that caused it.
+    console.log('watch latency…');
+    const watcher = await openPage(context, '/kubetab/bench.html');
+    await watcher.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await evaluate(watcher, 'recordWatch', `${API}/namespaces/bench-watch/configmaps?watch=1`);
+    await new Promise((r) => setTimeout(r, 300));
+    const written = await evaluate<Record<string, number>>(kt, 'timedWrites', `${API}/namespaces/bench-watch/configmaps`, 'w', N.watch, 400, 10);
+    await new Promise((r) => setTimeout(r, 300));
+    const arrived = await evaluate<Record<string, number>>(watcher, 'arrivals');
+    const lags = Object.entries(written).map(([name, at]) => (arrived[name] ?? Number.NaN) - at);
+    const missing = lags.filter((lag) => Number.isNaN(lag)).length;
+    const watchP50 = p50(lags.filter((lag) => !Number.isNaN(lag)));
+    rows.push({
+      figure: `watch event to another tab after the write's response (p50${missing ? `, ${missing} missing` : ''})`,
+      kubetab: ms(watchP50),
+      floor: '—',
+      ratio: '—',
+      target: '< 1 ms',
+      met: watchP50 < 1 && missing === 0,
+    });
+    raw.watch = { p50: watchP50, p90: p90(lags.filter((lag) => !Number.isNaN(lag))), missing };
+    await watcher.close();
+
+    // msw's echo vs KubeTab's get, same run.
+    console.log('msw echo…');
+    await evaluate(msw, 'timeRequests', '/msw/echo', 50);
+    const mswTimes = await evaluate<number[]>(msw, 'timeRequests', '/msw/echo', N.msw);
+    rows.push({
+      figure: "KubeTab's get vs msw's echo (p50)",
+      kubetab: ms(p50(getTimes)),
+      floor: `msw ${ms(p50(mswTimes))}`,
+      ratio: ratio(p50(getTimes) / p50(mswTimes)),
+      target: '< 1x (faster)',
+      met: p50(getTimes) < p50(mswTimes),
+    });
+    raw.msw = { p50: p50(mswTimes) };
+
+    // Cold start: the first response after the worker was stopped, with 11,000+ objects stored.
+    console.log('cold start…');
+    const cold: number[] = [];
+    const floorCold: number[] = [];
+    for (let i = 0; i < N.cold; i++) {
+      await stopAllWorkers(kt);
+      cold.push(await evaluate<number>(kt, 'timeOne', getUrl));
+      await stopAllWorkers(floor);
+      floorCold.push(await evaluate<number>(floor, 'timeOne', '/floor/cold'));
+    }
+    rows.push({
+      figure: 'first response after a cold start, 11,000+ objects stored (p50)',
+      kubetab: ms(p50(cold)),
+      floor: ms(p50(floorCold)),
+      ratio: ratio(p50(cold) / p50(floorCold)),
+      target: '<= 1.5x',
+      met: p50(cold) / p50(floorCold) <= 1.5,
+    });
+    raw.cold = { kubetab: cold, floor: floorCold };
+  } finally {
+    await context.close();
+    await server.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+
+  console.log(`\nBrowser benchmark (headless Chromium, persistent profile${QUICK ? ', BENCH_QUICK' : ''}):\n`);
+  console.log(table(rows));
+  const results = join(ROOT, 'bench', 'results');
+  mkdirSync(results, { recursive: true });
+  writeFileSync(join(results, 'browser.json'), JSON.stringify({ at: new Date().toISOString(), rows, raw }, null, 2));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
