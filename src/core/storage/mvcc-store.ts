@@ -458,7 +458,12 @@ class Engine implements OpenedStore {
         let n = 0;
         while (n < this.queue.length && this.queue[n]!.kind === 'write') n++;
         const writes = this.queue.splice(0, n) as WriteWork[];
-        await this.commitGroup(writes);
+        try {
+          await this.commitGroup(writes);
+        } catch (err) {
+          // A bug, not a storage failure; settled writes ignore this, the rest must not hang.
+          for (const work of writes) work.reject(err);
+        }
       }
     } finally {
       this.draining = false;
