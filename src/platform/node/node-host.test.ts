@@ -1,0 +1,66 @@
+// The Node host: in memory by default, on disk with a data directory (issue 2,
+// Where it runs 2: "a documented flag keeps the data on disk across restarts"),
+// and --etcd-compaction-interval sets how long history is kept.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_RETENTION_MS, retentionFromFlags, startNodeHost, type NodeHost } from './node-host';
+
+const hosts: NodeHost[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const host of hosts.splice(0)) await host.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function start(dataDir?: string): Promise<NodeHost> {
+  const host = await startNodeHost({ port: 0, dataDir });
+  hosts.push(host);
+  return host;
+}
+
+async function createConfigMap(url: string, name: string): Promise<any> {
+  const response = await fetch(`${url}/api/v1/namespaces/default/configmaps`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: 'v' } }),
+  });
+  expect(response.status).toBe(201);
+  return response.json();
+}
+
+describe('node host', () => {
+  it('keeps objects across a restart with a data directory, with the same resourceVersion', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kubetab-data-'));
+    dirs.push(dir);
+    const first = await start(dir);
+    const created = await createConfigMap(first.url, 'kept');
+    await first.close();
+    hosts.splice(hosts.indexOf(first), 1);
+
+    const second = await start(dir);
+    const response = await fetch(`${second.url}/api/v1/namespaces/default/configmaps/kept`);
+    expect(response.status).toBe(200);
+    const read = (await response.json()) as any;
+    expect(read.metadata.uid).toBe(created.metadata.uid);
+    expect(read.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
+  });
+
+  it('forgets everything on restart without a data directory', async () => {
+    const first = await start();
+    await createConfigMap(first.url, 'forgotten');
+    const second = await start();
+    const response = await fetch(`${second.url}/api/v1/namespaces/default/configmaps/forgotten`);
+    expect(response.status).toBe(404);
+  });
+
+  it('reads the history window from --etcd-compaction-interval', () => {
+    expect(retentionFromFlags({})).toBe(DEFAULT_RETENTION_MS);
+    expect(retentionFromFlags({ 'etcd-compaction-interval': '1m' })).toBe(60_000);
+    // kube-apiserver: 0 disables compaction.
+    expect(retentionFromFlags({ 'etcd-compaction-interval': '0' })).toBe(Number.POSITIVE_INFINITY);
+    expect(() => retentionFromFlags({ 'etcd-compaction-interval': '5' })).toThrow('missing unit');
+  });
+});
