@@ -7,7 +7,7 @@
 
 import { rfc3339 } from '../clock';
 import { errors, StatusError } from '../errors/status';
-import type { FieldError } from '../errors/field-errors';
+import { fieldErrors, GoLiteral, type FieldError } from '../errors/field-errors';
 import type { KubeObject, StrategyContext } from '../kinds/types';
 import { ConflictError, KeyExistsError, NotFoundError, type KeyValue } from '../storage/types';
 import type { ServerContext } from './context';
@@ -171,6 +171,7 @@ export async function updateObject(
   const strategy = served.definition.strategy;
   const key = keyFor(served, namespace, name);
   let result: WriteResult | undefined;
+  let removedByUpdate = false;
   try {
     await ctx.store.guaranteedUpdate(
       key,
@@ -195,10 +196,15 @@ export async function updateObject(
         if (meta.resourceVersion && meta.resourceVersion !== String(currentKv!.modRevision)) {
           throw errors.staleUpdate(served.groupResource, name);
         }
-        if (!meta.resourceVersion && strategy.allowUnconditionalUpdate === false) {
-          throw invalid(served, name, [
-            { type: 'FieldValueInvalid', field: 'metadata.resourceVersion', value: 0, detail: 'must be specified for an update' },
-          ]);
+        if (!meta.resourceVersion) {
+          if (strategy.allowUnconditionalUpdate === false) {
+            // kube-apiserver names the resource where the kind belongs in this one message.
+            throw errors.invalid({ group: served.group, kind: served.definition.plural }, name, [
+              fieldErrors.invalid('metadata.resourceVersion', new GoLiteral('0x0'), 'must be specified for an update'),
+            ]);
+          }
+          // An unconditional update applies to whatever is stored now.
+          meta.resourceVersion = String(currentKv!.modRevision);
         }
         const systemErrs = carryOverUpdateSystemFields(next, current);
         await strategy.prepareForUpdate?.(next, current, sctx);
@@ -212,10 +218,19 @@ export async function updateObject(
         }
         result = { object: next, created: false };
         if (options.dryRun) return { action: 'none' };
+        // A terminating object whose last finalizer is removed is deleted by this very update.
+        if (meta.deletionTimestamp && !(meta.finalizers?.length)) {
+          removedByUpdate = true;
+          return { action: 'delete' };
+        }
         return { action: 'put', value: encodeForStorage(next) };
       },
       { ignoreNotFound: true },
     ).then((kv) => {
+      if (removedByUpdate) {
+        void served.definition.strategy.afterDelete?.(result!.object, sctx);
+        return;
+      }
       if (!options.dryRun && kv && result && kv.modRevision !== Number(result.object.metadata?.resourceVersion ?? -1)) {
         result = { object: decode(ctx, served, kv), created: result.created };
       }
