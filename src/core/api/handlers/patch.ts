@@ -7,41 +7,24 @@
 import { errors } from '../../errors/status';
 import { fieldErrors } from '../../errors/field-errors';
 import type { KubeObject } from '../../kinds/types';
-import { mediaTypeOf, readBody } from '../body';
+import { readBody } from '../body';
+import { patchTypeFromContentType } from '../../patch/apply-patch';
 import type { RequestScope, ServerContext } from '../context';
 import { checkTypeMeta, prepareDecoded } from '../decode-object';
 import { fieldManagerName, managedFieldsHook } from '../field-management';
-import { admitNamespace } from '../namespace-lifecycle';
 import { cloneObject } from '../object-codec';
 import { reconcileNamespace } from '../object-meta';
 import { toRequestVersion, updateObject } from '../resource-store';
 import { objectResponse, warningHeaders } from '../respond';
 import { mergeSubresourceUpdate, preserveSubresourceFields, statusSubresource } from '../subresources';
 import { parseWriteOptions } from '../write-options';
-import { applyNonApplyPatch, patchSetsResourceVersion, type PatchKind } from '../patch-apply';
+import { applyNonApplyPatch, patchSetsResourceVersion } from '../patch-apply';
 import { serverSideApply } from '../apply';
 
-const PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
-
-function patchKindOf(contentType: string | null, scope: RequestScope): PatchKind | 'apply' {
-  const mediaType = mediaTypeOf(contentType);
-  const supported = scope.served.definition.noStrategicMerge ? PATCH_TYPES.filter((t) => !t.startsWith('application/strategic')) : PATCH_TYPES;
-  if (!supported.includes(mediaType)) throw errors.unsupportedMediaType(mediaType, supported);
-  switch (mediaType) {
-    case 'application/json-patch+json':
-      return 'json';
-    case 'application/merge-patch+json':
-      return 'merge';
-    case 'application/strategic-merge-patch+json':
-      return 'strategic';
-    default:
-      return 'apply';
-  }
-}
 
 export async function handlePatch(ctx: ServerContext, scope: RequestScope): Promise<Response> {
   const { served, route, query, request, output } = scope;
-  const kind = patchKindOf(request.headers.get('content-type'), scope);
+  const kind = patchTypeFromContentType(request.headers.get('content-type'), { noStrategicMerge: served.definition.noStrategicMerge });
   const options = parseWriteOptions(query, 'PatchOptions');
   const optionErrors = [];
   if (kind !== 'apply' && options.force !== undefined) optionErrors.push(fieldErrors.forbidden('force', 'may not be specified for non-apply patch'));
@@ -66,7 +49,9 @@ export async function handlePatch(ctx: ServerContext, scope: RequestScope): Prom
       transform: async (current) => {
         if (!current) throw errors.notFound(served.groupResource, route.name);
         const shown = toRequestVersion(served, current);
-        const patched = applyNonApplyPatch(kind, cloneObject(shown), body, served) as Record<string, unknown>;
+        const outcome = applyNonApplyPatch(kind, cloneObject(shown), body, served, options.fieldValidation);
+        warnings.splice(0, warnings.length, ...outcome.warnings);
+        const patched = outcome.object as Record<string, unknown>;
         checkTypeMeta(ctx, patched, served);
         const next = prepareDecoded(ctx, served, patched as KubeObject, subresource);
         reconcileNamespace(next, route.namespace, served.definition.namespaced);
@@ -82,6 +67,5 @@ export async function handlePatch(ctx: ServerContext, scope: RequestScope): Prom
     },
     { dryRun: options.dryRun, subresource, beforeValidate: managedFieldsHook(ctx, served, manager, subresource) },
   );
-  void admitNamespace;
   return objectResponse(toRequestVersion(served, result.object), 200, output, warningHeaders(warnings));
 }
