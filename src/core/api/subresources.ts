@@ -24,10 +24,14 @@ export function mergeSubresourceUpdate(sub: SubresourceDefinition, next: KubeObj
   return merged;
 }
 
-/** A main-resource update keeps the fields owned by status-like subresources. */
+/**
+ * A main-resource update keeps the fields of the `status` subresource. Other
+ * status-like subresources (pods/ephemeralcontainers, pods/resize) narrow what
+ * *they* may change; they do not take fields away from the main resource.
+ */
 export function preserveSubresourceFields(served: ServedResource, next: KubeObject, current: KubeObject): KubeObject {
   for (const sub of served.definition.subresources ?? []) {
-    if (sub.type !== 'status') continue;
+    if (sub.type !== 'status' || sub.name !== 'status') continue;
     for (const field of fieldsOf(sub)) {
       if (current[field] === undefined) delete next[field];
       else next[field] = current[field];
