@@ -3,6 +3,7 @@
 // (enabledByDefault: false; --runtime-config turns them on).
 
 import type { ResourceDefinition } from '../types';
+import { appsResources } from './apps';
 import { coreResources } from './core';
 
 export interface BuiltinOptions {
@@ -11,7 +12,7 @@ export interface BuiltinOptions {
 }
 
 export function builtinResources(options: BuiltinOptions = {}): ResourceDefinition[] {
-  return [...coreResources(options)];
+  return [...coreResources(options), ...appsResources()];
 }
 
 /** Index by "group/resource" ("" group for core: "/pods", "apps/deployments"). */

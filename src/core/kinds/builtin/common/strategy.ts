@@ -24,6 +24,8 @@ export interface StandardStrategyOptions {
    * main-resource updates. Empty for kinds without status.
    */
   statusFields?: readonly string[];
+  /** The client may set the status on create (Nodes register with theirs). */
+  statusSettableOnCreate?: boolean;
   /** Initial value of the status on create (e.g. a Namespace's phase). undefined: status removed. */
   initialStatus?: (obj: KubeObject, ctx: StrategyContext) => unknown;
   /** Kinds that track metadata.generation: the fields whose change bumps it. */
@@ -100,7 +102,7 @@ export function standardStrategy(o: StandardStrategyOptions): Strategy {
   return {
     default: o.default,
     async prepareForCreate(obj, ctx) {
-      for (const f of statusFields) delete obj[f];
+      if (!o.statusSettableOnCreate) for (const f of statusFields) delete obj[f];
       if (o.initialStatus && statusFields.length) {
         const initial = o.initialStatus(obj, ctx);
         if (initial !== undefined) obj[statusFields[0]!] = initial;

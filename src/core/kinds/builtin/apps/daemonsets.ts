@@ -1,0 +1,123 @@
+// apps/v1 daemonsets: RollingUpdate maxUnavailable 1 / maxSurge 0 and 10
+// revisions by default; the selector immutable; the DaemonSet columns.
+
+import { fieldErrors, type FieldError } from '../../../errors/field-errors';
+import type { KubeObject, ResourceDefinition } from '../../types';
+import { defineResource, statusSubresource, version } from '../common/define';
+import { clone, standardStrategy } from '../common/strategy';
+import { age, AGE_COLUMN, col, formatLabels, formatLabelSelector, num, rec, table, wide, type LabelSelector } from '../common/table';
+import { containerCells, nonnegative, validateTemplateForSelector, validateWorkloadSelector } from '../common/workload';
+import { defaultPodTemplate } from '../core/pod-spec/defaults';
+import { notMoreThan100Percent, selectorImmutable, validatePositiveIntOrPercent } from './deployments';
+
+function defaultDaemonSet(ds: KubeObject): void {
+  const spec = rec(ds.spec);
+  ds.spec = spec;
+  const us = rec(spec.updateStrategy);
+  spec.updateStrategy = us;
+  if (!us.type) us.type = 'RollingUpdate';
+  if (us.type === 'RollingUpdate') {
+    const ru = rec(us.rollingUpdate);
+    us.rollingUpdate = ru;
+    if (ru.maxUnavailable === undefined || ru.maxUnavailable === null) ru.maxUnavailable = 1;
+    if (ru.maxSurge === undefined || ru.maxSurge === null) ru.maxSurge = 0;
+  }
+  if (spec.revisionHistoryLimit === undefined || spec.revisionHistoryLimit === null) spec.revisionHistoryLimit = 10;
+  defaultPodTemplate(spec.template ?? (spec.template = {}));
+}
+
+function intOrPercentValue(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string' && /^[0-9]+%$/.test(v)) return Number(v.slice(0, -1));
+  return 0;
+}
+
+function validateDaemonSet(ds: KubeObject): FieldError[] {
+  const spec = rec(ds.spec);
+  const errs: FieldError[] = [];
+  errs.push(...validateWorkloadSelector(spec.selector, 'spec.selector', 'empty selector is invalid for daemonset'));
+  errs.push(...validateTemplateForSelector(spec.template, spec.selector as LabelSelector | undefined, 'spec.template', 'DaemonSet'));
+  errs.push(...nonnegative(spec.minReadySeconds, 'spec.minReadySeconds'));
+  errs.push(...nonnegative(spec.templateGeneration, 'spec.templateGeneration'));
+  const us = rec(spec.updateStrategy);
+  switch (us.type) {
+    case 'OnDelete':
+      break;
+    case 'RollingUpdate': {
+      const ru = rec(us.rollingUpdate);
+      const p = 'spec.updateStrategy.rollingUpdate';
+      errs.push(...validatePositiveIntOrPercent(ru.maxUnavailable, `${p}.maxUnavailable`));
+      errs.push(...validatePositiveIntOrPercent(ru.maxSurge, `${p}.maxSurge`));
+      if (intOrPercentValue(ru.maxUnavailable) === 0 && intOrPercentValue(ru.maxSurge) === 0) {
+        errs.push(fieldErrors.invalid(`${p}.maxUnavailable`, ru.maxUnavailable, 'may not be 0 when `maxSurge` is 0'));
+      }
+      if (intOrPercentValue(ru.maxUnavailable) !== 0 && intOrPercentValue(ru.maxSurge) !== 0) {
+        errs.push(fieldErrors.invalid(`${p}.maxSurge`, ru.maxSurge, 'may not be set when maxUnavailable is non-zero'));
+      }
+      errs.push(...notMoreThan100Percent(ru.maxUnavailable, `${p}.maxUnavailable`));
+      errs.push(...notMoreThan100Percent(ru.maxSurge, `${p}.maxSurge`));
+      break;
+    }
+    default:
+      errs.push(fieldErrors.notSupported('spec.updateStrategy', us, ['OnDelete', 'RollingUpdate']));
+  }
+  errs.push(...nonnegative(spec.revisionHistoryLimit, 'spec.revisionHistoryLimit'));
+  return errs;
+}
+
+export const DAEMON_SET_TABLE = table(
+  [
+    col('Desired', 'integer', 'The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod). More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/'),
+    col('Current', 'integer', 'The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod. More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/'),
+    col('Ready', 'integer', 'numberReady is the number of nodes that should be running the daemon pod and have one or more of the daemon pod running with a Ready Condition.'),
+    col('Up-to-date', 'integer', 'The total number of nodes that are running updated daemon pod'),
+    col('Available', 'integer', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)'),
+    col('Node Selector', 'string', 'NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node\'s labels for the pod to be scheduled on that node. More info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/'),
+    AGE_COLUMN,
+    wide('Containers', 'string', 'Names of each container in the template.'),
+    wide('Images', 'string', 'Images referenced by each container in the template.'),
+    wide('Selector', 'string', 'A label query over pods that are managed by the daemon set. Must match in order to be controlled. It must match the pod template\'s labels. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors'),
+  ],
+  (ds, now) => {
+    const spec = rec(ds.spec);
+    const status = rec(ds.status);
+    const podSpec = rec(rec(spec.template).spec);
+    const [names, images] = containerCells(podSpec);
+    return [
+      num(status.desiredNumberScheduled),
+      num(status.currentNumberScheduled),
+      num(status.numberReady),
+      num(status.updatedNumberScheduled),
+      num(status.numberAvailable),
+      formatLabels(podSpec.nodeSelector as Record<string, string> | undefined),
+      age(ds, now),
+      names,
+      images,
+      formatLabelSelector(spec.selector as LabelSelector | undefined),
+    ];
+  },
+);
+
+export const daemonSetsResource: ResourceDefinition = defineResource({
+  group: 'apps',
+  plural: 'daemonsets',
+  kind: 'DaemonSet',
+  namespaced: true,
+  shortNames: ['ds'],
+  categories: ['all'],
+  versions: [version('v1', 'io.k8s.api.apps.v1.DaemonSet', { table: DAEMON_SET_TABLE })],
+  subresources: [statusSubresource('DaemonSet')],
+  strategy: standardStrategy({
+    namespaced: true,
+    statusFields: ['status'],
+    initialStatus: () => ({ currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }),
+    generationFields: ['spec'],
+    default: (o) => defaultDaemonSet(o),
+    prepareForStatusUpdate(obj, old) {
+      obj.metadata = { ...(obj.metadata ?? {}), labels: clone(old.metadata?.labels) };
+      if (old.metadata?.labels === undefined) delete obj.metadata.labels;
+    },
+    validate: (o) => validateDaemonSet(o),
+    validateUpdate: (o, old) => selectorImmutable(o, old),
+  }),
+});

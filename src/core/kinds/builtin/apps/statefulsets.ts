@@ -1,0 +1,145 @@
+// apps/v1 statefulsets: OrderedReady, RollingUpdate with partition 0, PVC
+// retention Retain/Retain, one replica and 10 revisions by default; the
+// volume claim templates defaulted like PVCs; only replicas, ordinals,
+// template, updateStrategy, persistentVolumeClaimRetentionPolicy and
+// minReadySeconds may change; READY column.
+
+import { fieldErrors, type FieldError } from '../../../errors/field-errors';
+import type { KubeObject, ResourceDefinition } from '../../types';
+import { deepEqual } from '../../validation/deep-equal';
+import { defineResource, scaleSubresource, statusSubresource, version } from '../common/define';
+import { clone, standardStrategy } from '../common/strategy';
+import { age, AGE_COLUMN, arr, col, num, rec, table, wide, type LabelSelector } from '../common/table';
+import { containerCells, nonnegative, validateTemplateForSelector, validateWorkloadSelector } from '../common/workload';
+import { defaultPodTemplate } from '../core/pod-spec/defaults';
+import { dns1123Label, validateEnum } from '../core/pod-spec/validation';
+import { notMoreThan100Percent, validatePositiveIntOrPercent } from './deployments';
+
+function defaultStatefulSet(ss: KubeObject): void {
+  const spec = rec(ss.spec);
+  ss.spec = spec;
+  if (!spec.podManagementPolicy) spec.podManagementPolicy = 'OrderedReady';
+  const us = rec(spec.updateStrategy);
+  spec.updateStrategy = us;
+  if (!us.type) {
+    us.type = 'RollingUpdate';
+    if (us.rollingUpdate === undefined || us.rollingUpdate === null) us.rollingUpdate = {};
+  }
+  if (us.type === 'RollingUpdate' && us.rollingUpdate !== undefined && us.rollingUpdate !== null) {
+    const ru = rec(us.rollingUpdate);
+    if (ru.partition === undefined || ru.partition === null) ru.partition = 0;
+    us.rollingUpdate = ru;
+  }
+  const retention = rec(spec.persistentVolumeClaimRetentionPolicy);
+  if (!retention.whenDeleted) retention.whenDeleted = 'Retain';
+  if (!retention.whenScaled) retention.whenScaled = 'Retain';
+  spec.persistentVolumeClaimRetentionPolicy = retention;
+  if (spec.replicas === undefined || spec.replicas === null) spec.replicas = 1;
+  if (spec.revisionHistoryLimit === undefined || spec.revisionHistoryLimit === null) spec.revisionHistoryLimit = 10;
+  defaultPodTemplate(spec.template ?? (spec.template = {}));
+  for (const claim of arr(spec.volumeClaimTemplates).map(rec)) {
+    const claimSpec = rec(claim.spec);
+    claim.spec = claimSpec;
+    if (!claimSpec.volumeMode) claimSpec.volumeMode = 'Filesystem';
+    const status = rec(claim.status);
+    if (!status.phase) status.phase = 'Pending';
+    claim.status = status;
+  }
+}
+
+function validateStatefulSet(ss: KubeObject): FieldError[] {
+  const spec = rec(ss.spec);
+  const errs: FieldError[] = [];
+  errs.push(...validateEnum(spec.podManagementPolicy, 'spec.podManagementPolicy', ['OrderedReady', 'Parallel']));
+  const us = rec(spec.updateStrategy);
+  switch (us.type) {
+    case 'OnDelete':
+      if (us.rollingUpdate !== undefined && us.rollingUpdate !== null) {
+        errs.push(fieldErrors.invalid('spec.updateStrategy.rollingUpdate', us.rollingUpdate, "only allowed for updateStrategy 'RollingUpdate'"));
+      }
+      break;
+    case 'RollingUpdate': {
+      const ru = rec(us.rollingUpdate);
+      errs.push(...nonnegative(ru.partition, 'spec.updateStrategy.rollingUpdate.partition'));
+      if (ru.maxUnavailable !== undefined) {
+        errs.push(...validatePositiveIntOrPercent(ru.maxUnavailable, 'spec.updateStrategy.rollingUpdate.maxUnavailable'));
+        errs.push(...notMoreThan100Percent(ru.maxUnavailable, 'spec.updateStrategy.rollingUpdate.maxUnavailable'));
+      }
+      break;
+    }
+    case '':
+    case undefined:
+      errs.push(fieldErrors.required('spec.updateStrategy', ''));
+      break;
+    default:
+      errs.push(fieldErrors.invalid('spec.updateStrategy', us, "must be 'RollingUpdate' or 'OnDelete'"));
+  }
+  const retention = rec(spec.persistentVolumeClaimRetentionPolicy);
+  errs.push(...validateEnum(retention.whenDeleted, 'spec.persistentVolumeClaimRetentionPolicy.whenDeleted', ['Retain', 'Delete']));
+  errs.push(...validateEnum(retention.whenScaled, 'spec.persistentVolumeClaimRetentionPolicy.whenScaled', ['Retain', 'Delete']));
+  errs.push(...nonnegative(spec.replicas, 'spec.replicas'));
+  errs.push(...nonnegative(spec.minReadySeconds, 'spec.minReadySeconds'));
+  if (spec.ordinals !== undefined && spec.ordinals !== null) errs.push(...nonnegative(rec(spec.ordinals).start, 'spec.ordinals.start'));
+  errs.push(...validateWorkloadSelector(spec.selector, 'spec.selector', 'empty selector is invalid for statefulset'));
+  errs.push(...validateTemplateForSelector(spec.template, spec.selector as LabelSelector | undefined, 'spec.template', 'StatefulSet'));
+  if (typeof spec.serviceName === 'string' && spec.serviceName) errs.push(...dns1123Label(spec.serviceName, 'spec.serviceName'));
+  return errs;
+}
+
+const MUTABLE_SPEC_FIELDS = ['replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
+
+function validateStatefulSetUpdate(ss: KubeObject, old: KubeObject): FieldError[] {
+  const next = { ...rec(ss.spec) };
+  const prev = { ...rec(old.spec) };
+  for (const f of MUTABLE_SPEC_FIELDS) {
+    delete next[f];
+    delete prev[f];
+  }
+  if (!deepEqual(next, prev)) {
+    return [
+      fieldErrors.forbidden(
+        'spec',
+        "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+      ),
+    ];
+  }
+  return [];
+}
+
+export const STATEFUL_SET_TABLE = table(
+  [
+    col('Ready', 'string', 'Number of the pod with ready state'),
+    AGE_COLUMN,
+    wide('Containers', 'string', 'Names of each container in the template.'),
+    wide('Images', 'string', 'Images referenced by each container in the template.'),
+  ],
+  (ss, now) => {
+    const spec = rec(ss.spec);
+    const [names, images] = containerCells(rec(spec.template).spec);
+    return [`${num(rec(ss.status).readyReplicas)}/${num(spec.replicas)}`, age(ss, now), names, images];
+  },
+);
+
+export const statefulSetsResource: ResourceDefinition = defineResource({
+  group: 'apps',
+  plural: 'statefulsets',
+  kind: 'StatefulSet',
+  namespaced: true,
+  shortNames: ['sts'],
+  categories: ['all'],
+  versions: [version('v1', 'io.k8s.api.apps.v1.StatefulSet', { table: STATEFUL_SET_TABLE })],
+  subresources: [scaleSubresource(), statusSubresource('StatefulSet')],
+  strategy: standardStrategy({
+    namespaced: true,
+    statusFields: ['status'],
+    initialStatus: () => ({ replicas: 0, availableReplicas: 0 }),
+    generationFields: ['spec'],
+    default: (o) => defaultStatefulSet(o),
+    prepareForStatusUpdate(obj, old) {
+      obj.metadata = { ...(obj.metadata ?? {}), labels: clone(old.metadata?.labels) };
+      if (old.metadata?.labels === undefined) delete obj.metadata.labels;
+    },
+    validate: (o) => validateStatefulSet(o),
+    validateUpdate: (o, old) => validateStatefulSetUpdate(o, old),
+  }),
+});

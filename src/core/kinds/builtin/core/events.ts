@@ -1,0 +1,121 @@
+// core/v1 events: the legacy validation of ValidateEventCreate/Update for
+// requests in v1 (no metadata update checks, kube keeps it lax for old
+// clients), PUT may create, the event printer (LAST SEEN first, NAME last)
+// and the involvedObject/reason/source/type field selectors.
+
+import { fieldErrors, type FieldError } from '../../../errors/field-errors';
+import type { KubeObject, ResourceDefinition, Strategy, TableDefinition } from '../../types';
+import { isDNS1123Subdomain, isQualifiedName } from '../../validation/names';
+import { defineResource, version } from '../common/define';
+import { ageSince } from '../common/human-duration';
+import { NAME_COLUMN, col, num, rec, str, wide } from '../common/table';
+
+const REPORTING_INSTANCE_LIMIT = 128;
+const ACTION_LIMIT = 128;
+const REASON_LIMIT = 128;
+const NOTE_LIMIT = 1024;
+
+/**
+ * legacyValidateEvent on the core/v1 shape. `reportingControllerField` is
+ * "reportingComponent" for v1 requests and "reportingController" otherwise.
+ */
+export function legacyValidateEvent(ev: KubeObject, reportingControllerField: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const namespace = ev.metadata?.namespace ?? '';
+  const involved = rec(ev.involvedObject);
+  const involvedNamespace = str(involved.namespace);
+  if (!ev.eventTime) {
+    if (!involvedNamespace) {
+      if (namespace !== '' && namespace !== 'default') errs.push(fieldErrors.invalid('involvedObject.namespace', involvedNamespace, 'does not match event.namespace'));
+    } else if (namespace !== involvedNamespace) {
+      errs.push(fieldErrors.invalid('involvedObject.namespace', involvedNamespace, 'does not match event.namespace'));
+    }
+  } else {
+    if (!involvedNamespace && namespace !== 'default' && namespace !== 'kube-system') {
+      errs.push(fieldErrors.invalid('involvedObject.namespace', involvedNamespace, 'does not match event.namespace'));
+    }
+    const controller = str(ev.reportingComponent);
+    if (!controller) errs.push(fieldErrors.required(reportingControllerField));
+    for (const msg of isQualifiedName(controller)) errs.push(fieldErrors.invalid(reportingControllerField, controller, msg));
+    const instance = str(ev.reportingInstance);
+    if (!instance) errs.push(fieldErrors.required('reportingInstance'));
+    if (instance.length > REPORTING_INSTANCE_LIMIT) errs.push(fieldErrors.invalid('reportingInstance', '', `can have at most ${REPORTING_INSTANCE_LIMIT} characters`));
+    const action = str(ev.action);
+    if (!action) errs.push(fieldErrors.required('action'));
+    if (action.length > ACTION_LIMIT) errs.push(fieldErrors.invalid('action', '', `can have at most ${ACTION_LIMIT} characters`));
+    const reason = str(ev.reason);
+    if (!reason) errs.push(fieldErrors.required('reason'));
+    if (reason.length > REASON_LIMIT) errs.push(fieldErrors.invalid('reason', '', `can have at most ${REASON_LIMIT} characters`));
+    if (str(ev.message).length > NOTE_LIMIT) errs.push(fieldErrors.invalid('message', '', `can have at most ${NOTE_LIMIT} characters`));
+  }
+  for (const msg of isDNS1123Subdomain(namespace)) errs.push(fieldErrors.invalid('namespace', namespace, msg));
+  return errs;
+}
+
+function eventSource(ev: KubeObject): string {
+  const source = rec(ev.source);
+  const component = str(source.component) || str(ev.reportingComponent);
+  const instance = str(source.host) || str(ev.reportingInstance);
+  return instance ? `${component}, ${instance}` : component;
+}
+
+export const EVENT_TABLE: TableDefinition = {
+  columns: [
+    col('Last Seen', 'string', 'The time at which the most recent occurrence of this event was recorded.'),
+    col('Type', 'string', 'Type of this event (Normal, Warning), new types could be added in the future'),
+    col('Reason', 'string', 'This should be a short, machine understandable string that gives the reason for the transition into the object\'s current status.'),
+    col('Object', 'string', 'The object that this event is about.'),
+    wide('Subobject', 'string', 'If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2]. For example, if the object reference is to a container within a pod, this would take on a value like: "spec.containers{name}" (where "name" refers to the name of the container that triggered the event) or if no container name is specified "spec.containers[2]" (container with index 2 in this pod). This syntax is chosen only to have some well-defined way of referencing a part of an object.'),
+    wide('Source', 'string', 'The component reporting this event. Should be a short machine understandable string.'),
+    col('Message', 'string', 'A human-readable description of the status of this operation.'),
+    wide('First Seen', 'string', 'The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)'),
+    wide('Count', 'string', 'The number of times this event has occurred.'),
+    { ...NAME_COLUMN, priority: 1 },
+  ],
+  cells(ev, now) {
+    let first = ageSince(ev.firstTimestamp as string | undefined, now);
+    if (!ev.firstTimestamp) first = ageSince(ev.eventTime as string | undefined, now);
+    let last = ageSince(ev.lastTimestamp as string | undefined, now);
+    if (!ev.lastTimestamp) last = first;
+    let count = num(ev.count);
+    const series = ev.series === undefined || ev.series === null ? undefined : rec(ev.series);
+    if (series) {
+      last = ageSince(str(series.lastObservedTime), now);
+      count = num(series.count);
+    } else if (count === 0) count = 1;
+    const involved = rec(ev.involvedObject);
+    const kind = str(involved.kind).toLowerCase();
+    const target = str(involved.name) ? `${kind}/${str(involved.name)}` : kind;
+    return [last, str(ev.type), str(ev.reason), target, str(involved.fieldPath), eventSource(ev), str(ev.message).trim(), first, count, ev.metadata?.name ?? ''];
+  },
+};
+
+const strategy: Strategy = {
+  validate: (obj) => legacyValidateEvent(obj, 'reportingComponent'),
+  validateUpdate: (obj) => legacyValidateEvent(obj, 'reportingComponent'),
+  allowCreateOnUpdate: true,
+  allowUnconditionalUpdate: true,
+};
+
+export const eventsResource: ResourceDefinition = defineResource({
+  group: '',
+  plural: 'events',
+  kind: 'Event',
+  namespaced: true,
+  shortNames: ['ev'],
+  versions: [version('v1', 'io.k8s.api.core.v1.Event', { table: EVENT_TABLE })],
+  strategy,
+  fieldSelectors: {
+    'involvedObject.kind': (o) => str(rec(o.involvedObject).kind),
+    'involvedObject.namespace': (o) => str(rec(o.involvedObject).namespace),
+    'involvedObject.name': (o) => str(rec(o.involvedObject).name),
+    'involvedObject.uid': (o) => str(rec(o.involvedObject).uid),
+    'involvedObject.apiVersion': (o) => str(rec(o.involvedObject).apiVersion),
+    'involvedObject.resourceVersion': (o) => str(rec(o.involvedObject).resourceVersion),
+    'involvedObject.fieldPath': (o) => str(rec(o.involvedObject).fieldPath),
+    reason: (o) => str(o.reason),
+    reportingComponent: (o) => str(o.reportingComponent),
+    source: (o) => str(rec(o.source).component) || str(o.reportingComponent),
+    type: (o) => str(o.type),
+  },
+});

@@ -1,0 +1,93 @@
+// core/v1 serviceaccounts (with the token subresource), bindings and
+// componentstatuses (computed, never stored).
+
+import { fieldErrors, type FieldError } from '../../../errors/field-errors';
+import type { KubeObject, ResourceDefinition, TableDefinition } from '../../types';
+import { customSubresource, defineResource, version } from '../common/define';
+import { standardStrategy } from '../common/strategy';
+import { age, AGE_COLUMN, arr, col, rec, str, table } from '../common/table';
+import { isDNS1123Subdomain } from '../../validation/names';
+
+function validateServiceAccount(sa: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  arr(sa.imagePullSecrets).forEach((s, i) => {
+    const name = str(rec(s).name);
+    if (!name) errs.push(fieldErrors.required(`imagePullSecrets[${i}].name`));
+  });
+  arr(sa.secrets).forEach((s, i) => {
+    const name = str(rec(s).name);
+    if (name) for (const msg of isDNS1123Subdomain(name)) errs.push(fieldErrors.invalid(`secrets[${i}].name`, name, msg));
+  });
+  return errs;
+}
+
+export const SERVICE_ACCOUNT_TABLE = table([col('Secrets', 'string', 'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use. Pods are only limited to this list if this service account has a "kubernetes.io/enforce-mountable-secrets" annotation set to "true". The "kubernetes.io/enforce-mountable-secrets" annotation is deprecated since v1.32. Prefer separate namespaces to isolate access to mounted secrets. This field should not be used to find auto-generated service account token secrets for use outside of pods. Instead, tokens can be requested directly using the TokenRequest API, or service account token secrets can be manually created. More info: https://kubernetes.io/docs/concepts/configuration/secret'), AGE_COLUMN], (o, now) => [arr(o.secrets).length, age(o, now)]);
+
+export const serviceAccountsResource: ResourceDefinition = defineResource({
+  group: '',
+  plural: 'serviceaccounts',
+  kind: 'ServiceAccount',
+  namespaced: true,
+  shortNames: ['sa'],
+  versions: [version('v1', 'io.k8s.api.core.v1.ServiceAccount', { table: SERVICE_ACCOUNT_TABLE })],
+  subresources: [customSubresource('token', 'TokenRequest', ['create'], 'serviceaccount-token', { group: 'authentication.k8s.io', version: 'v1' })],
+  returnDeletedObject: true,
+  strategy: standardStrategy({
+    namespaced: true,
+    validate: (o) => validateServiceAccount(o),
+    warningsOnCreate: (o) => serviceAccountWarnings(o),
+    warningsOnUpdate: (o) => serviceAccountWarnings(o),
+  }),
+});
+
+/** 1.32 deprecates enforce-mountable-secrets and warns about it. */
+function serviceAccountWarnings(sa: KubeObject): string[] {
+  const ann = sa.metadata?.annotations ?? {};
+  if (ann['kubernetes.io/enforce-mountable-secrets'] !== undefined) {
+    return ['metadata.annotations[kubernetes.io/enforce-mountable-secrets]: deprecated in v1.32+; prefer separate namespaces to isolate access to mounted secrets'];
+  }
+  return [];
+}
+
+export const bindingsResource: ResourceDefinition = defineResource({
+  group: '',
+  plural: 'bindings',
+  kind: 'Binding',
+  namespaced: true,
+  verbs: ['create'],
+  versions: [version('v1', 'io.k8s.api.core.v1.Binding')],
+  virtual: true,
+  handler: 'pod-binding',
+});
+
+export const COMPONENT_STATUS_TABLE: TableDefinition = table([col('Status', 'string', 'Status of the condition for a component. Valid values for "Healthy": "True", "False", or "Unknown".'), col('Message', 'string', 'Message about the condition for a component. For example, information about a health check.'), col('Error', 'string', 'Condition error code for a component. For example, a health check error code.')], (o) => {
+  const conditions = arr(o.conditions).map(rec);
+  let status = 'Unknown';
+  let message = '';
+  let error = '';
+  for (const c of conditions) {
+    if (c.type !== 'Healthy') continue;
+    status = c.status === 'True' ? 'Healthy' : 'Unhealthy';
+    message = str(c.message);
+    error = str(c.error);
+  }
+  return [status, message, error];
+});
+
+export const componentStatusesResource: ResourceDefinition = defineResource({
+  group: '',
+  plural: 'componentstatuses',
+  kind: 'ComponentStatus',
+  namespaced: false,
+  shortNames: ['cs'],
+  verbs: ['get', 'list'],
+  versions: [
+    version('v1', 'io.k8s.api.core.v1.ComponentStatus', {
+      table: COMPONENT_STATUS_TABLE,
+      deprecated: true,
+      deprecationWarning: 'v1 ComponentStatus is deprecated in v1.19+',
+    }),
+  ],
+  virtual: true,
+  handler: 'componentstatuses',
+});

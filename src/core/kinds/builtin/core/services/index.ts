@@ -1,0 +1,81 @@
+// core/v1 services: defaults, allocation through the ServiceAllocator hook,
+// validation, allocated values kept across updates, status and proxy
+// subresources, printer columns and the spec.clusterIP / spec.type field
+// selectors (1.30 and 1.31).
+
+import type { ResourceDefinition } from '../../../types';
+import { nameIsDNS1035Label } from '../../../validation/names';
+import { customSubresource, defineResource, statusSubresource, version } from '../../common/define';
+import { clone, standardStrategy } from '../../common/strategy';
+import { arr, rec, str } from '../../common/table';
+import { serviceAllocator } from './allocator';
+import { defaultService, initIPFamilyFields } from './defaults';
+import { SERVICE_TABLE } from './table';
+import { validateServiceSpec, validateServiceUpdate } from './validation';
+
+type Obj = Record<string, unknown>;
+
+/**
+ * patchAllocatedValues: an update that leaves clusterIP, clusterIPs or node
+ * ports empty keeps what was allocated, as kubectl apply and replace rely on.
+ */
+function keepAllocatedValues(svc: Obj, old: Obj): void {
+  const spec = rec(svc.spec);
+  const oldSpec = rec(old.spec);
+  const needsClusterIP = (t: unknown) => t === 'ClusterIP' || t === 'NodePort' || t === 'LoadBalancer';
+  if (needsClusterIP(spec.type) && needsClusterIP(oldSpec.type)) {
+    if (!spec.clusterIP && oldSpec.clusterIP) spec.clusterIP = oldSpec.clusterIP;
+    if (!arr(spec.clusterIPs).length && arr(oldSpec.clusterIPs).length) spec.clusterIPs = clone(oldSpec.clusterIPs);
+    if (!arr(spec.ipFamilies).length && arr(oldSpec.ipFamilies).length) spec.ipFamilies = clone(oldSpec.ipFamilies);
+    if (!spec.ipFamilyPolicy && oldSpec.ipFamilyPolicy) spec.ipFamilyPolicy = oldSpec.ipFamilyPolicy;
+  }
+  const nodePorts = (t: unknown) => t === 'NodePort' || t === 'LoadBalancer';
+  if (nodePorts(spec.type) && nodePorts(oldSpec.type)) {
+    const oldPorts = arr(oldSpec.ports).map(rec);
+    for (const p of arr(spec.ports).map(rec)) {
+      if (p.nodePort) continue;
+      const match = oldPorts.find((o) => o.port === p.port && str(o.protocol) === str(p.protocol));
+      if (match?.nodePort) p.nodePort = match.nodePort;
+    }
+    if (!spec.healthCheckNodePort && oldSpec.healthCheckNodePort && spec.externalTrafficPolicy === 'Local') spec.healthCheckNodePort = oldSpec.healthCheckNodePort;
+  }
+  svc.spec = spec;
+}
+
+export const servicesResource: ResourceDefinition = defineResource({
+  group: '',
+  plural: 'services',
+  kind: 'Service',
+  namespaced: true,
+  shortNames: ['svc'],
+  categories: ['all'],
+  versions: [version('v1', 'io.k8s.api.core.v1.Service', { table: SERVICE_TABLE })],
+  subresources: [customSubresource('proxy', 'ServiceProxyOptions', ['create', 'delete', 'get', 'patch', 'update'], 'service-proxy'), statusSubresource('Service')],
+  returnDeletedObject: true,
+  strategy: standardStrategy({
+    namespaced: true,
+    nameRule: nameIsDNS1035Label,
+    statusFields: ['status'],
+    initialStatus: () => ({ loadBalancer: {} }),
+    default: (obj) => defaultService(obj),
+    async prepareForCreate(obj, ctx) {
+      initIPFamilyFields(obj);
+      await serviceAllocator(ctx)?.allocate(obj, ctx);
+    },
+    async prepareForUpdate(obj, old, ctx) {
+      keepAllocatedValues(obj, old);
+      initIPFamilyFields(obj);
+      await serviceAllocator(ctx)?.allocateOnUpdate(obj, old, ctx);
+    },
+    validate: (obj) => validateServiceSpec(obj),
+    updateValidatesNew: false,
+    validateUpdate: (obj, old) => [...validateServiceUpdate(obj, old), ...validateServiceSpec(obj)],
+    async afterDelete(obj, ctx) {
+      await serviceAllocator(ctx)?.release(obj, ctx);
+    },
+  }),
+  fieldSelectors: {
+    'spec.clusterIP': (o) => str(rec(o.spec).clusterIP),
+    'spec.type': (o) => str(rec(o.spec).type),
+  },
+});

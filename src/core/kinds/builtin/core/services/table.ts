@@ -1,0 +1,65 @@
+// The services table (printService): TYPE, CLUSTER-IP, EXTERNAL-IP, PORT(S),
+// AGE and, with -o wide, SELECTOR. The server always builds the wide form, so
+// load-balancer addresses are never shortened.
+
+import type { KubeObject, TableDefinition } from '../../../types';
+import { age, AGE_COLUMN, arr, col, formatLabels, rec, str, table, wide } from '../../common/table';
+
+function loadBalancerAddresses(svc: KubeObject): string {
+  return arr(rec(rec(svc.status).loadBalancer).ingress)
+    .map(rec)
+    .map((i) => str(i.ip) || str(i.hostname))
+    .filter(Boolean)
+    .join(',');
+}
+
+function externalIP(svc: KubeObject): string {
+  const spec = rec(svc.spec);
+  const externalIPs = arr(spec.externalIPs).map(String);
+  switch (spec.type) {
+    case 'ClusterIP':
+    case 'NodePort':
+      return externalIPs.length ? externalIPs.join(',') : '<none>';
+    case 'LoadBalancer': {
+      const lb = loadBalancerAddresses(svc);
+      if (externalIPs.length) return [...(lb ? lb.split(',') : []), ...externalIPs].join(',');
+      return lb || '<pending>';
+    }
+    case 'ExternalName':
+      return str(spec.externalName);
+    default:
+      return '<unknown>';
+  }
+}
+
+/** makePortString: "80/TCP", "80:30080/TCP", joined by commas. */
+export function servicePorts(ports: unknown): string {
+  return arr(ports)
+    .map(rec)
+    .map((p) => (typeof p.nodePort === 'number' && p.nodePort > 0 ? `${p.port}:${p.nodePort}/${str(p.protocol)}` : `${p.port}/${str(p.protocol)}`))
+    .join(',');
+}
+
+export const SERVICE_TABLE: TableDefinition = table(
+  [
+    col('Type', 'string', "type determines how the Service is exposed. Defaults to ClusterIP. Valid options are ExternalName, ClusterIP, NodePort, and LoadBalancer. \"ClusterIP\" allocates a cluster-internal IP address for load-balancing to endpoints. Endpoints are determined by the selector or if that is not specified, by manual construction of an Endpoints object or EndpointSlice objects. If clusterIP is \"None\", no virtual IP is allocated and the endpoints are published as a set of endpoints rather than a virtual IP. \"NodePort\" builds on ClusterIP and allocates a port on every node which routes to the same endpoints as the clusterIP. \"LoadBalancer\" builds on NodePort and creates an external load-balancer (if supported in the current cloud) which routes to the same endpoints as the clusterIP. \"ExternalName\" aliases this service to the specified externalName. Several other fields do not apply to ExternalName services. More info: https://kubernetes.io/docs/concepts/services-networking/service/#publishing-services-service-types"),
+    col('Cluster-IP'),
+    col('External-IP'),
+    col('Port(s)'),
+    AGE_COLUMN,
+    wide('Selector'),
+  ],
+  (svc, now) => {
+    const spec = rec(svc.spec);
+    const clusterIPs = arr(spec.clusterIPs).map(String);
+    const ports = servicePorts(spec.ports);
+    return [
+      str(spec.type),
+      clusterIPs.length ? clusterIPs[0] : '<none>',
+      externalIP(svc),
+      ports || '<none>',
+      age(svc, now),
+      formatLabels(spec.selector as Record<string, string> | undefined),
+    ];
+  },
+);
