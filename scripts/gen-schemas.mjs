@@ -97,6 +97,8 @@ function base(schema, node) {
 }
 
 const converted = new Map();
+/** "<definition>.<property>" → the definition a field carries an inline copy of. */
+const inlineCopies = {};
 
 function convertDefinition(name) {
   if (converted.has(name)) return converted.get(name);
@@ -125,6 +127,7 @@ function convert(schema, where) {
       if (target.type !== 'object') throw new Error(`marker on non-object ref at ${where}`);
       const node = { ...target, ...overrides };
       if ('default' in schema) node.default = schema.default;
+      inlineCopies[where] = name;
       return node;
     }
     const node = { ref: name };
@@ -255,6 +258,10 @@ for (const [name, raw] of [...rawDefinitions].sort(([a], [b]) => a.localeCompare
   const list = raw['x-kubernetes-group-version-kind'];
   if (list?.length) definitionGVKs[name] = list.map((g) => ({ group: g.group, kind: g.kind, version: g.version }));
 }
+const definitionUnions = {};
+for (const [name, raw] of [...rawDefinitions].sort(([a], [b]) => a.localeCompare(b))) {
+  if (raw['x-kubernetes-unions']) definitionUnions[name] = raw['x-kubernetes-unions'];
+}
 const allModules = [...packages.keys()].map(moduleId).sort();
 
 let index = HEADER + '\n';
@@ -266,6 +273,10 @@ index += '/** Every definition module under ./packages. */\n';
 index += `export const allModules: readonly string[] = ${JSON.stringify(allModules, null, 1)};\n\n`;
 index += '/** definition → its x-kubernetes-group-version-kind list, in the documents\' order. */\n';
 index += `export const definitionGroupVersionKinds: Readonly<Record<string, readonly { group: string; kind: string; version: string }[]>> = ${JSON.stringify(definitionGVKs)};\n`;
+index += '\n/** "<definition>.<property>" → the definition that property holds an inline copy of (a field-level marker). */\n';
+index += `export const inlineCopies: Readonly<Record<string, string>> = ${JSON.stringify(inlineCopies, Object.keys(inlineCopies).sort())};\n`;
+index += '\n/** definition → its x-kubernetes-unions (published in the OpenAPI documents, not used by the server). */\n';
+index += `export const definitionUnions: Readonly<Record<string, readonly unknown[]>> = ${JSON.stringify(definitionUnions)};\n`;
 writeFileSync(join(outDir, 'index.ts'), index);
 totalBytes += Buffer.byteLength(index);
 

@@ -13,6 +13,7 @@
 // Fields Go decodes as raw bytes (RawExtension, FieldsV1, apiextensions JSON)
 // are not looked into, as Go does not.
 
+import { inlineCopyOf } from './builtin-table';
 import { base64DecodeError, quantityParseError, rfc3339ParseError } from './go-values';
 import type { JsonAst } from './json-ast';
 import { isRef, type ObjectNode, type SchemaNode, type SchemaTable } from './types';
@@ -91,7 +92,6 @@ class Decoder {
   private readonly seenStrict = new Set<string>();
   private readonly strictPath: string[] = [];
   private readonly ctx: ErrorContext = { struct: '', fieldStack: [] };
-  private inlineNames: Map<string, string> | undefined;
 
   constructor(private readonly table: SchemaTable) {}
 
@@ -153,7 +153,8 @@ class Decoder {
   private struct(ast: JsonAst, node: ObjectNode, defName: string | undefined): void {
     const structName = defName ? defName.slice(defName.lastIndexOf('.') + 1) : this.inlineStructName(node);
     if (ast.kind !== 'object') {
-      return this.typeError(literalKind(ast), defName ? goTypeOfDefinition(defName) : `v1.${structName}`);
+      const copied = defName ?? inlineCopyOf(node);
+      return this.typeError(literalKind(ast), copied ? goTypeOfDefinition(copied) : 'struct {}');
     }
     const properties = node.properties ?? {};
     const embedded = defName ? EMBEDDED[defName] : undefined;
@@ -238,7 +239,10 @@ class Decoder {
     }
     switch (node.type) {
       case 'object':
-        if (node.properties) return `v1.${this.inlineStructName(node)}`;
+        if (node.properties) {
+          const copied = inlineCopyOf(node);
+          return copied ? goTypeOfDefinition(copied) : 'struct {}';
+        }
         return `map[string]${this.goType(node.additionalProperties ?? { type: 'any' })}`;
       case 'array':
         return `[]${this.goType(node.items)}`;
@@ -259,15 +263,8 @@ class Decoder {
 
   /** Fields carrying an inline copy of a definition (a field-level marker) still decode into that named type. */
   private inlineStructName(node: ObjectNode): string {
-    if (!this.inlineNames) {
-      this.inlineNames = new Map();
-      for (const [name, def] of Object.entries(this.table.definitions)) {
-        if (!isRef(def) && def.type === 'object' && def.properties) {
-          this.inlineNames.set(JSON.stringify(Object.keys(def.properties)), name.slice(name.lastIndexOf('.') + 1));
-        }
-      }
-    }
-    return this.inlineNames.get(JSON.stringify(Object.keys(node.properties ?? {}))) ?? '';
+    const name = inlineCopyOf(node);
+    return name ? name.slice(name.lastIndexOf('.') + 1) : '';
   }
 
   private describe(value: string, goType: string): string {

@@ -6,7 +6,7 @@
 // round trips (docs/decisions/0020-builtin-schema-tables.md).
 
 import { modules } from './generated/all';
-import { definitionGroupVersionKinds, groupVersionPaths, kindDefinitions } from './generated/index';
+import { definitionGroupVersionKinds, definitionUnions, groupVersionPaths, inlineCopies, kindDefinitions } from './generated/index';
 import { createSchemaTable, type RefNode, type SchemaNode, type SchemaTable } from './types';
 
 let table: SchemaTable | undefined;
@@ -50,4 +50,31 @@ export function groupVersionKindsOf(definition: string): readonly { group: strin
 /** The /openapi/v3 path of a group-version: "api/v1", "apis/apps/v1". */
 export function openAPIPathFor(group: string, version: string): string {
   return groupVersionPaths[groupVersionKey(group, version)] ?? (group ? `apis/${group}/${version}` : `api/${version}`);
+}
+
+/** The x-kubernetes-unions of a built-in definition, if it has any. */
+export function unionsOf(definition: string): readonly unknown[] | undefined {
+  return definitionUnions[definition];
+}
+
+let copies: WeakMap<object, string> | undefined;
+
+/**
+ * The definition a built-in field's inline node copies, if it is one: a field
+ * with its own x-kubernetes-map-type / patch-strategy over a named type
+ * (PersistentVolumeSpec.claimRef → ObjectReference) holds a copy, since a ref
+ * carries no markers. The Go type and the published schema are still the named one.
+ */
+export function inlineCopyOf(node: SchemaNode): string | undefined {
+  if (!copies) {
+    copies = new WeakMap();
+    const defs = getBuiltinSchemaTable().definitions;
+    for (const [where, name] of Object.entries(inlineCopies)) {
+      const dot = where.lastIndexOf('.');
+      const owner = defs[where.slice(0, dot)] as { properties?: Record<string, SchemaNode> } | undefined;
+      const field = owner?.properties?.[where.slice(dot + 1)];
+      if (field) copies.set(field, name);
+    }
+  }
+  return copies.get(node);
 }

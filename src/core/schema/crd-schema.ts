@@ -62,7 +62,20 @@ export function fromJSONSchemaProps(props: unknown): SchemaNode {
  * extensions. Refs become `allOf: [{$ref}]` (with the ref's default beside),
  * as the kube-openapi builder writes them.
  */
-export function toOpenAPISchema(node: SchemaNode, refPrefix = '#/components/schemas/'): Record<string, unknown> {
+export function toOpenAPISchema(
+  node: SchemaNode,
+  refPrefix = '#/components/schemas/',
+  inlineCopyOf?: (node: SchemaNode) => string | undefined,
+): Record<string, unknown> {
+  // A field-level marker over a named definition is published as allOf + the marker.
+  const copied = inlineCopyOf?.(node);
+  if (copied && !isRef(node) && node.type === 'object') {
+    const out: Record<string, unknown> = { allOf: [{ $ref: refPrefix + copied }] };
+    if (node.default !== undefined) out.default = node.default;
+    if (node.mapType) out['x-kubernetes-map-type'] = node.mapType;
+    if (node.patchStrategy) out['x-kubernetes-patch-strategy'] = node.patchStrategy;
+    return out;
+  }
   if (isRef(node)) {
     const out: Record<string, unknown> = { allOf: [{ $ref: refPrefix + node.ref }] };
     if (node.default !== undefined) out.default = node.default;
@@ -96,20 +109,20 @@ export function toOpenAPISchema(node: SchemaNode, refPrefix = '#/components/sche
   if (node.default !== undefined) out.default = node.default;
   for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
     const list = node[key];
-    if (list) out[key] = list.map((s) => toOpenAPISchema(s, refPrefix));
+    if (list) out[key] = list.map((s) => toOpenAPISchema(s, refPrefix, inlineCopyOf));
   }
-  if (node.not) out.not = toOpenAPISchema(node.not, refPrefix);
+  if (node.not) out.not = toOpenAPISchema(node.not, refPrefix, inlineCopyOf);
   if (node.type === 'object') {
     if (node.properties && Object.keys(node.properties).length) {
-      out.properties = Object.fromEntries(Object.entries(node.properties).map(([k, v]) => [k, toOpenAPISchema(v, refPrefix)]));
+      out.properties = Object.fromEntries(Object.entries(node.properties).map(([k, v]) => [k, toOpenAPISchema(v, refPrefix, inlineCopyOf)]));
     }
-    if (node.additionalProperties) out.additionalProperties = toOpenAPISchema(node.additionalProperties, refPrefix);
+    if (node.additionalProperties) out.additionalProperties = toOpenAPISchema(node.additionalProperties, refPrefix, inlineCopyOf);
     if (node.required?.length) out.required = node.required;
     if (node.mapType) out['x-kubernetes-map-type'] = node.mapType;
     if (node.patchStrategy) out['x-kubernetes-patch-strategy'] = node.patchStrategy;
   }
   if (node.type === 'array') {
-    out.items = toOpenAPISchema(node.items, refPrefix);
+    out.items = toOpenAPISchema(node.items, refPrefix, inlineCopyOf);
     if (node.listMapKeys) out['x-kubernetes-list-map-keys'] = node.listMapKeys;
     if (node.listType) out['x-kubernetes-list-type'] = node.listType;
     if (node.patchMergeKey) out['x-kubernetes-patch-merge-key'] = node.patchMergeKey;

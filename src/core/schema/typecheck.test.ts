@@ -38,6 +38,16 @@ describe('built-in decode errors (Go encoding/json UnmarshalTypeError texts)', (
     );
   });
 
+  it('a field holding an inline copy (claimRef) still decodes into the named Go type', () => {
+    const pv = { ref: 'io.k8s.api.core.v1.PersistentVolume' };
+    expect(builtinBodyProblems(JSON.stringify({ spec: { claimRef: 'x' } }), pv, table).error).toBe(
+      'json: cannot unmarshal string into Go struct field PersistentVolumeSpec.spec.claimRef of type v1.ObjectReference',
+    );
+    expect(builtinBodyProblems(JSON.stringify({ spec: { claimRef: { name: 1 } } }), pv, table).error).toBe(
+      'json: cannot unmarshal number into Go struct field ObjectReference.spec.claimRef.name of type string',
+    );
+  });
+
   it('custom unmarshalers: IntOrString, Quantity, Time', () => {
     const svc = { ref: 'io.k8s.api.core.v1.Service' };
     expect(builtinBodyProblems(JSON.stringify({ spec: { ports: [{ port: 80, targetPort: true }] } }), svc, table).error).toBe(
