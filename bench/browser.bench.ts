@@ -84,7 +84,8 @@ async function main(): Promise<void> {
     await evaluate(floor, 'register', '/floor/sw.js', '/floor/');
     const msw = await openPage(context, '/msw/bench.html');
     await evaluate(msw, 'startMsw', '/msw/mockServiceWorker.js', '/msw/');
-    console.log(`pages ready on ${server.origin} (profile ${profile})`);
+    const isolated = await evaluate<boolean>(kt, 'isolated');
+    console.log(`pages ready on ${server.origin} (profile ${profile}; timers ${isolated ? '5 µs, cross-origin isolated' : '100 µs'})`);
 
     for (const ns of ['bench', 'bench-1k', 'bench-10k', 'bench-watch']) {
       const status = await post(kt, `${API}/namespaces`, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
@@ -149,7 +150,7 @@ async function main(): Promise<void> {
     ] as const) {
       console.log(`list of ${label}…`);
       const url = `${API}/namespaces/${ns}/configmaps`;
-      const bytes = await evaluate<number>(floor, 'prepareFloorList', url, ns);
+      const bytes = await evaluate<number>(floor, 'prepareFloorList', await evaluate<string>(kt, 'fetchText', url), ns);
       await evaluate(kt, 'timeLists', url, 2);
       await evaluate(floor, 'timeLists', `/floor/list?id=${ns}`, 2);
       const list = await evaluate<{ times: number[]; items: number }>(kt, 'timeLists', url, n);

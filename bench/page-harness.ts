@@ -31,6 +31,11 @@ async function untilControlled(): Promise<void> {
 }
 
 const bench = {
+  /** True when the page is cross-origin isolated (fine-grained timers). */
+  isolated(): boolean {
+    return globalThis.crossOriginIsolated === true;
+  },
+
   /** Registers a worker for this page's scope and waits for control. */
   async register(scriptUrl: string, scope: string): Promise<void> {
     const controlled = untilControlled();
@@ -93,9 +98,13 @@ const bench = {
     return { times, bytes, items };
   },
 
-  /** Copies the body of `from` to the floor worker as its pre-built list `id` (an equal body). */
-  async prepareFloorList(from: string, id: string): Promise<number> {
-    const text = await (await fetch(from, { headers: { accept: 'application/json' } })).text();
+  /** The body of `url`, as text (to hand to the floor worker). */
+  async fetchText(url: string): Promise<string> {
+    return (await fetch(url, { headers: { accept: 'application/json' } })).text();
+  },
+
+  /** Gives the floor worker `text` as its pre-built list `id` (an equal body). */
+  async prepareFloorList(text: string, id: string): Promise<number> {
     await fetch(`/floor/prepare?id=${encodeURIComponent(id)}`, { method: 'POST', body: text });
     return text.length;
   },

@@ -45,7 +45,9 @@ export async function startBenchServer(files: BenchServerFiles): Promise<{ origi
     const path = decodeURIComponent((req.url ?? '/').split('?')[0]!);
     const known = fixed.get(path);
     if (known) {
-      res.writeHead(200, { 'content-type': known[1], 'cache-control': 'no-cache' });
+      // Cross-origin isolation gives the pages performance.now() at 5 µs instead of 100 µs.
+      const isolation = path.endsWith('.html') ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } : {};
+      res.writeHead(200, { 'content-type': known[1], 'cache-control': 'no-cache', ...isolation });
       res.end(known[0]);
       return;
     }
