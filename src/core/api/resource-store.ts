@@ -219,7 +219,7 @@ export async function updateObject(
         result = { object: next, created: false };
         if (options.dryRun) return { action: 'none' };
         // A terminating object whose last finalizer is removed is deleted by this very update.
-        if (meta.deletionTimestamp && !(meta.finalizers?.length)) {
+        if (meta.deletionTimestamp && !(meta.finalizers?.length) && !(strategy.pendingFinalizers?.(next).length)) {
           removedByUpdate = true;
           return { action: 'delete' };
         }
@@ -306,12 +306,14 @@ export async function deleteObject(ctx: ServerContext, served: ServedResource, n
     const current = decode(ctx, served, kv);
     checkPreconditions(served, name, current, kv, input.preconditions);
     const finalizers = garbageCollectionFinalizers(served, current.metadata?.finalizers ?? [], input);
-    if (finalizers.length > 0) {
+    const pending = served.definition.strategy.pendingFinalizers?.(current) ?? [];
+    if (finalizers.length > 0 || pending.length > 0) {
       const next = cloneObject(current);
       const meta = metaOf(next);
       if (!meta.deletionTimestamp) {
         meta.deletionTimestamp = rfc3339(ctx.clock.now());
         meta.deletionGracePeriodSeconds = 0;
+        served.definition.strategy.prepareForDeletion?.(next, sctx);
       }
       meta.finalizers = finalizers;
       if (jsonEqual(next, current)) return { object: current, deleted: false };

@@ -93,6 +93,14 @@ export interface Strategy {
   validateUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[] | Promise<FieldError[]>;
   warningsOnCreate?(obj: KubeObject, ctx: StrategyContext): string[];
   warningsOnUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): string[];
+  /**
+   * Finalizers outside metadata.finalizers that keep a deleted object stored
+   * (a namespace's spec.finalizers). The object is removed only when these
+   * and metadata.finalizers are all gone. (Additive: api.)
+   */
+  pendingFinalizers?(obj: KubeObject): readonly string[];
+  /** Called on the copy that becomes Terminating when a delete starts (a namespace's status.phase). May mutate. (Additive: api.) */
+  prepareForDeletion?(obj: KubeObject, ctx: StrategyContext): void;
   /** Called after a successful delete (release allocations, …). */
   afterDelete?(obj: KubeObject, ctx: StrategyContext): void | Promise<void>;
   /** PUT of a missing object creates it (e.g. most kinds: false; Endpoints, Lease: true). */

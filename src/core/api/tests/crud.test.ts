@@ -286,3 +286,20 @@ describe('verbs and paths', () => {
     expect(res.body.reason).toBe('MethodNotAllowed');
   });
 });
+
+describe('namespace deletion (API side)', () => {
+  it('a deleted namespace goes Terminating and stays until finalize empties spec.finalizers', async () => {
+    await t.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' } });
+    const res = await t.del('/api/v1/namespaces/team');
+    expect(res.status).toBe(200);
+    expect(res.body.status.phase).toBe('Terminating');
+    expect(res.body.metadata.deletionTimestamp).toBeTruthy();
+    const refused = await t.post('/api/v1/namespaces/team/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('configmaps "x" is forbidden: unable to create new content in namespace team because it is being terminated');
+    const ns = (await t.get('/api/v1/namespaces/team')).body;
+    const finalized = await t.put('/api/v1/namespaces/team/finalize', { ...ns, spec: { finalizers: [] } });
+    expect(finalized.status).toBe(200);
+    expect((await t.get('/api/v1/namespaces/team')).status).toBe(404);
+  });
+});

@@ -57,7 +57,23 @@ export const namespacesResource: ResourceDefinition = defineResource({
     { name: 'finalize', kind: 'Namespace', verbs: ['update'], type: 'status', fields: ['spec'] },
     statusSubresource('Namespace'),
   ],
-  strategy: standardStrategy({
+  strategy: {
+    ...namespaceStrategy(),
+    // A deleted namespace stays, Terminating, until the namespace controller empties it and removes spec.finalizers.
+    pendingFinalizers: (obj) => arr(rec(obj.spec).finalizers).map(String),
+    prepareForDeletion(obj) {
+      obj.status = { ...rec(obj.status), phase: 'Terminating' };
+    },
+  },
+  fieldSelectors: {
+    'status.phase': (o) => str(rec(o.status).phase),
+    // kube keeps the legacy "name" field selector for namespaces.
+    name: (o) => o.metadata?.name ?? '',
+  },
+});
+
+function namespaceStrategy() {
+  return standardStrategy({
     namespaced: false,
     nameRule: nameIsDNSLabel,
     statusFields: ['status'],
@@ -89,10 +105,5 @@ export const namespacesResource: ResourceDefinition = defineResource({
     validate: (obj) => validateSpecFinalizers(rec(obj.spec).finalizers, 'spec.finalizers'),
     validateStatusUpdate: (obj) => validateNamespaceStatus(obj),
     validateSubresourceUpdate: (sub, obj) => (sub === 'finalize' ? validateSpecFinalizers(rec(obj.spec).finalizers, 'spec.finalizers') : []),
-  }),
-  fieldSelectors: {
-    'status.phase': (o) => str(rec(o.status).phase),
-    // kube keeps the legacy "name" field selector for namespaces.
-    name: (o) => o.metadata?.name ?? '',
-  },
-});
+  });
+}
