@@ -1,0 +1,63 @@
+// Decoding an apply patch body (YAML or JSON) as kube-apiserver's apply
+// patcher does: sigs.k8s.io/yaml (YAML 1.1) into a map. Anything but an
+// object (or null, which is an empty object) is a 400:
+//
+//   error decoding YAML: json: cannot unmarshal array into Go value of type map[string]interface {}
+
+import { parseAllDocuments } from 'yaml';
+import { errors } from '../../errors/status';
+import type { KubeObject } from '../../kinds/types';
+
+function goKind(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  switch (typeof v) {
+    case 'string':
+      return 'string';
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'bool';
+    default:
+      return 'object';
+  }
+}
+
+export function decodeApplyBody(body: string): KubeObject {
+  let value: unknown;
+  try {
+    const docs = parseAllDocuments(body, { version: '1.1', uniqueKeys: false, merge: true, intAsBigInt: false });
+    const doc = Array.isArray(docs) ? docs[0] : docs;
+    if (doc && doc.errors.length > 0) {
+      const err = doc.errors[0]!;
+      const line = err.linePos?.[0]?.line;
+      throw new Error(`yaml: ${line !== undefined ? `line ${line}: ` : ''}${err.message.split('\n')[0]}`);
+    }
+    value = doc ? doc.toJS({ maxAliasCount: 100 }) : null;
+  } catch (e) {
+    const text = e instanceof Error ? e.message : String(e);
+    throw errors.badRequest(`error decoding YAML: error converting YAML to JSON: ${text.startsWith('yaml: ') ? text : `yaml: ${text}`}`);
+  }
+  if (value === null || value === undefined) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw errors.badRequest(`error decoding YAML: json: cannot unmarshal ${goKind(value)} into Go value of type map[string]interface {}`);
+  }
+  return jsonSafe(value) as KubeObject;
+}
+
+/** YAML may produce non-JSON values (dates, non-string keys); sigs.k8s.io/yaml converts them to JSON first. */
+function jsonSafe(v: unknown): unknown {
+  if (v instanceof Date) return v.toISOString().replace('.000Z', 'Z');
+  if (v instanceof Map) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of v) out[String(k)] = jsonSafe(x);
+    return out;
+  }
+  if (Array.isArray(v)) return v.map(jsonSafe);
+  if (v !== null && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = jsonSafe(x);
+    return out;
+  }
+  if (typeof v === 'bigint') return Number(v);
+  return v;
+}
