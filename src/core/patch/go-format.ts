@@ -65,19 +65,20 @@ export function goSortedKeys(obj: Record<string, unknown>): string[] {
  * fmt.Sprintf("%v") / ("%s") of a decoded JSON value: `map[a:1 b:[x y]]`,
  * `<nil>`; with %s a non-string scalar prints as `%!s(int64=1)`.
  */
-export function goSprint(value: unknown, verb: 'v' | 's' = 'v'): string {
-  if (value instanceof RawScalar) return goSprint(value.value, verb);
-  if (value === null || value === undefined) return verb === 'v' ? '<nil>' : '%!s(<nil>)';
+export function goSprint(value: unknown, verb: 'v' | 's' = 'v', nested = false): string {
+  if (value instanceof RawScalar) return goSprint(value.value, verb, nested);
+  // fmt prints a nil inside a map or slice as <nil> whatever the verb.
+  if (value === null || value === undefined) return verb === 'v' || nested ? '<nil>' : '%!s(<nil>)';
   if (typeof value === 'string') return value;
   if (typeof value === 'number') {
     const text = goNumber(value);
     return verb === 'v' ? text : `%!s(${isInt64(value) ? 'int64' : 'float64'}=${text})`;
   }
   if (typeof value === 'boolean') return verb === 'v' ? String(value) : `%!s(bool=${value})`;
-  if (Array.isArray(value)) return `[${value.map((v) => goSprint(v, verb)).join(' ')}]`;
+  if (Array.isArray(value)) return `[${value.map((v) => goSprint(v, verb, true)).join(' ')}]`;
   if (isPlainObject(value)) {
     return `map[${goSortedKeys(value)
-      .map((k) => `${k}:${goSprint(value[k], verb)}`)
+      .map((k) => `${k}:${goSprint(value[k], verb, true)}`)
       .join(' ')}]`;
   }
   return String(value);
