@@ -180,6 +180,11 @@ export interface Authorizer {
   rulesFor?(user: UserInfo, namespace: string): RulesResult | Promise<RulesResult>;
 }
 
+/** An authorizer that answers at once (all but webhooks). */
+export interface SyncAuthorizer extends Authorizer {
+  authorize(attrs: Attributes, options?: AuthorizeOptions): TraceStep;
+}
+
 export interface AuthorizeOptions {
   readonly trace?: TraceMode;
 }

@@ -107,7 +107,8 @@ export function createRequestAuthenticatorChain(config: RequestAuthenticatorConf
       const steps: AuthenticationOutcome['steps'] = [];
       const r = await tokenChain(token, audiences, steps);
       if (r.status === 'ok' && r.user) return { ...r, user: withAuthenticatedGroup(r.user), steps };
-      return { ...r, steps };
+      // As for a request: a token nobody recognises is an invalid bearer token.
+      return { status: 'error', error: r.status === 'error' && r.error ? r.error : 'invalid bearer token', steps };
     },
   };
 }

@@ -43,7 +43,7 @@ function pemToDer(pem: string): Uint8Array {
 /** kube's key id: base64url(SHA-256(DER of the PKIX public key)), no padding. */
 export async function keyIdOf(publicKey: CryptoKey): Promise<string> {
   const der = pemToDer(await exportSPKI(publicKey));
-  return base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', der)));
+  return base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', der.slice().buffer as ArrayBuffer)));
 }
 
 export async function generateSigningKey(alg: ServiceAccountAlgorithm = 'ES256'): Promise<SigningKey> {

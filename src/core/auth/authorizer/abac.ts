@@ -5,7 +5,7 @@
 // or a prefix ending in "*") match. Nothing matched: no opinion, reason
 // "No policy matched.". Unversioned (v0) lines are converted as kube does.
 
-import { GROUP, isReadOnly, type Attributes, type Authorizer, type TraceStep, type UserInfo } from '../types';
+import { GROUP, isReadOnly, type Attributes, type SyncAuthorizer, type TraceStep, type UserInfo } from '../types';
 
 export interface AbacPolicySpec {
   user: string;
@@ -143,7 +143,7 @@ export function abacPolicyMatches(spec: AbacPolicySpec, attrs: Attributes): bool
   return resourceMatches(spec, attrs) || nonResourceMatches(spec, attrs);
 }
 
-export function createAbacAuthorizer(policies: readonly AbacPolicy[], name?: string): Authorizer {
+export function createAbacAuthorizer(policies: readonly AbacPolicy[], name?: string): SyncAuthorizer {
   return {
     type: 'ABAC',
     ...(name ? { name } : {}),

@@ -10,7 +10,7 @@
 
 import { nodeRules } from '../bootstrap/node-rules';
 import { rulesAllow } from './rule-match';
-import { GROUP, type Attributes, type Authorizer, type DecisionValue, type TraceStep, type UserInfo } from '../types';
+import { GROUP, type Attributes, type SyncAuthorizer, type DecisionValue, type TraceStep, type UserInfo } from '../types';
 
 export type NodeGraphVertex = 'secret' | 'configmap' | 'pvc' | 'pv' | 'resourceclaim' | 'volumeattachment' | 'serviceaccount' | 'pod';
 
@@ -31,7 +31,7 @@ export function nodeIdentity(user: UserInfo): string | undefined {
   return user.username.slice(NODE_USER_PREFIX.length);
 }
 
-export function createNodeAuthorizer(deps: NodeAuthorizerDeps = {}): Authorizer {
+export function createNodeAuthorizer(deps: NodeAuthorizerDeps = {}): SyncAuthorizer {
   const rules = nodeRules();
   const withSelectors = deps.authorizeNodeWithSelectors ?? true;
   const related = deps.isRelatedToNode ?? (() => false);

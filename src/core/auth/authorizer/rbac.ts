@@ -13,7 +13,7 @@ import { explainRule, ruleAllows } from './rule-match';
 import type {
   Attributes,
   AuthorizeOptions,
-  Authorizer,
+  SyncAuthorizer,
   BindingTrace,
   ClusterRoleBinding,
   NonResourceRule,
@@ -100,7 +100,7 @@ function whySubject(user: UserInfo, subject: Subject | undefined, bindingNamespa
   }
 }
 
-export interface RbacAuthorizer extends Authorizer {
+export interface RbacAuthorizer extends SyncAuthorizer {
   /** rbac RulesFor: every rule granted to the user in a namespace ('' for cluster scope), with lookup errors. */
   rulesFor(user: UserInfo, namespace: string): RulesResult;
   /** The policy rules themselves (ConfirmNoEscalation needs them, not the review shape). */

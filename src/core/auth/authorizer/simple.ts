@@ -1,7 +1,7 @@
 // The authorizers without state: system:masters (always first in
 // kube-apiserver's chain), AlwaysAllow and AlwaysDeny.
 
-import { GROUP, type Authorizer, type RulesResult, type TraceStep } from '../types';
+import { GROUP, type SyncAuthorizer, type RulesResult, type TraceStep } from '../types';
 
 const ALL_RULES: RulesResult = {
   resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
@@ -13,7 +13,7 @@ const NO_RULES: RulesResult = { resourceRules: [], nonResourceRules: [], incompl
 const clone = (r: RulesResult): RulesResult => structuredClone(r);
 
 /** authorizerfactory.NewPrivilegedGroups(system:masters): members pass everything, with no reason. */
-export function createPrivilegedGroupsAuthorizer(groups: readonly string[] = [GROUP.masters]): Authorizer {
+export function createPrivilegedGroupsAuthorizer(groups: readonly string[] = [GROUP.masters]): SyncAuthorizer {
   return {
     type: 'Privileged',
     authorize(attrs): TraceStep {
@@ -27,7 +27,7 @@ export function createPrivilegedGroupsAuthorizer(groups: readonly string[] = [GR
   };
 }
 
-export function createAlwaysAllowAuthorizer(name?: string): Authorizer {
+export function createAlwaysAllowAuthorizer(name?: string): SyncAuthorizer {
   return {
     type: 'AlwaysAllow',
     ...(name ? { name } : {}),
@@ -41,7 +41,7 @@ export function createAlwaysAllowAuthorizer(name?: string): Authorizer {
  * the reason "Everything is forbidden.", so a later authorizer may still allow
  * and, alone, the chain ends in a 403 carrying that reason.
  */
-export function createAlwaysDenyAuthorizer(name?: string): Authorizer {
+export function createAlwaysDenyAuthorizer(name?: string): SyncAuthorizer {
   return {
     type: 'AlwaysDeny',
     ...(name ? { name } : {}),
