@@ -213,7 +213,8 @@ function applyStrategic(original: KubeObject, body: string, schema: SmpSchema, s
     if (e instanceof StrategicMergePatchError) throw strategicStatus(e);
     throw e;
   }
-  return { object: unwrapRaw(result) as KubeObject, strictErrors };
+  // No RawScalar survives here: the decode above rejects the numbers Go cannot hold.
+  return { object: result as KubeObject, strictErrors };
 }
 
 /** interpretStrategicMergePatchError, then the generic handling of a non-Status error (500, no reason). */
