@@ -437,7 +437,7 @@ function analyse(m) {
     }
     const type = f.scalar ?? f.message ?? f.map.scalar ?? f.map.message;
     const tuple = [f.number, json, relativeType(type, protoPackageOf(m.fullName)), flags];
-    if (f.goName && f.goName !== upperFirst(f.name)) tuple.push(f.goName);
+    if (f.goName && f.goName !== upperFirst(json)) tuple.push(f.goName);
     out.push(tuple);
   }
   if (own && !SPECIAL[m.fullName]) {
