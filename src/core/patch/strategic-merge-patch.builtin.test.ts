@@ -185,6 +185,44 @@ describe('Deployment', () => {
     ]);
   });
 
+  it('the patch client-side kubectl apply sends when a container, an env var and a label go away', () => {
+    const current = {
+      ...live,
+      metadata: { name: 'web', labels: { app: 'web', tier: 'fe' }, annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"old":true}\n', other: 'x' } },
+      spec: {
+        ...live.spec,
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: {
+            containers: [
+              { name: 'app', image: 'app:1', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }] },
+              { name: 'log', image: 'log:1' },
+            ],
+          },
+        },
+      },
+    };
+    // What kubectl's three-way diff produces (deletions as $patch: delete, $setElementOrder lists).
+    const patch = {
+      metadata: { annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"new":true}\n' }, labels: { tier: null } },
+      spec: {
+        template: {
+          spec: {
+            '$setElementOrder/containers': [{ name: 'app' }],
+            containers: [
+              { '$setElementOrder/env': [{ name: 'A' }], env: [{ $patch: 'delete', name: 'B' }], name: 'app' },
+              { $patch: 'delete', name: 'log' },
+            ],
+          },
+        },
+      },
+    };
+    const out = strategicMergePatch(current, patch, deploymentSchema);
+    expect(out.metadata).toEqual({ name: 'web', labels: { app: 'web' }, annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"new":true}\n', other: 'x' } });
+    expect(out.spec.template.spec.containers).toEqual([{ name: 'app', image: 'app:1', env: [{ name: 'A', value: '1' }] }]);
+    expect(out.spec.strategy).toEqual(live.spec.strategy);
+  });
+
   it('the selector (no strategy on LabelSelector in a Deployment) merges its matchLabels', () => {
     const out = strategicMergePatch(live, { spec: { selector: { matchLabels: { tier: 'fe' } } } }, deploymentSchema);
     expect(out.spec.selector).toEqual({ matchLabels: { app: 'web', tier: 'fe' } });
