@@ -53,14 +53,21 @@ export function convertFieldLabel(policy: FieldLabelPolicy, label: string, value
   throw new SelectorError(policy.unsupported(label));
 }
 
+function isStringList(p: FieldLabelPolicy | readonly string[]): p is readonly string[] {
+  return Array.isArray(p);
+}
+
 /**
- * Checks every term against the kind's field labels and returns the selector
+ * Checks every term against the kind's field labels (a policy, or the list of
+ * a kind with a registered conversion func) and returns the selector
  * with aliases converted. The first unsupported term (in kube's order, i.e.
  * sorted by term text) is a 400 BadRequest StatusError.
  */
-export function validateFieldSelector(selector: FieldSelector, policy: FieldLabelPolicy): FieldSelector {
+export function validateFieldSelector(selector: FieldSelector, policy: FieldLabelPolicy | readonly string[]): FieldSelector {
+  if (isStringList(policy)) policy = registeredFieldLabels(policy);
+  const resolved = policy;
   try {
-    return selector.transform((field, value) => convertFieldLabel(policy, field, value));
+    return selector.transform((field, value) => convertFieldLabel(resolved, field, value));
   } catch (err) {
     if (isSelectorError(err)) throw err.toStatusError();
     throw err;

@@ -207,3 +207,10 @@ describe('field labels (ConvertFieldLabel) and the 400 for an unsupported one', 
     expect(err.code).toBe(400);
   });
 });
+
+describe('validateFieldSelector with a plain list', () => {
+  it('a list is a registered conversion func accepting those labels', () => {
+    expect(validateFieldSelector(parseFieldSelector('type=Opaque'), ['metadata.name', 'metadata.namespace', 'type']).toString()).toBe('type=Opaque');
+    expect(statusOf(() => validateFieldSelector(parseFieldSelector('data=x'), ['metadata.name', 'type'])).status.message).toBe('field label not supported: data');
+  });
+});

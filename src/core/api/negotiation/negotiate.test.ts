@@ -252,3 +252,10 @@ describe('encoding of error responses', () => {
     expect(negotiateErrorOutput({ accept: 'application/yaml' }, OFFERS).contentType).toBe('application/yaml');
   });
 });
+
+describe('negotiateResponse with just the Accept header', () => {
+  it('takes a string', () => {
+    expect(negotiateResponse('application/yaml', OFFERS, { restrictions: RESOURCE }).contentType).toBe('application/yaml');
+    expect(negotiateResponse(null, OFFERS).contentType).toBe('application/json');
+  });
+});

@@ -222,13 +222,15 @@ export interface NegotiateResponseOptions {
 
 /**
  * One call for handlers: the response encoding for `accept` among `offers`
- * (from supportedMediaTypes()), or kube's 406 StatusError.
+ * (from supportedMediaTypes()), or kube's 406 StatusError. `request` may be
+ * just the Accept header.
  */
 export function negotiateResponse(
-  request: NegotiationRequest,
+  request: NegotiationRequest | string | null | undefined,
   offers: readonly SerializerInfo[],
   options: NegotiateResponseOptions = {},
 ): NegotiatedOutput {
+  if (request === null || request === undefined || typeof request === 'string') request = { accept: request };
   const restrictions = options.restrictions ?? DEFAULT_ENDPOINT_RESTRICTIONS;
   if (options.watch) {
     const w = negotiateWatch(request, offers, restrictions);

@@ -71,6 +71,7 @@ describe('YAML bodies: YAML 1.1 scalars as go-yaml v2 reads them', () => {
   it('explicit tags', () => {
     expect(decodeYaml('a: !!str 123\nb: !!int "12"\nc: !!float 1\nd: !foo bar\ne: !!bool "yes"').value).toEqual({ a: '123', b: 12, c: 1, d: 'bar', e: true });
     expect(yamlError('x: !!int abc')).toBe('yaml: cannot decode !!str `abc` as a !!int');
+    expect(decodeYaml('a: !!binary aGVsbG8=').value).toEqual({ a: 'hello' });
   });
 
   it('only the first document counts; an empty body is null', () => {

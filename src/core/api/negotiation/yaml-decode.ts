@@ -93,6 +93,8 @@ class Decoder {
   }
 
   private scalar(node: Scalar): YamlValue {
+    // The parser already decodes !!binary into bytes; go-yaml makes a (byte) string of them.
+    if (node.value instanceof Uint8Array) return new TextDecoder().decode(node.value);
     const text = String(node.value ?? '');
     const plain = node.type === 'PLAIN' || node.type === undefined;
     const tag = node.tag;
