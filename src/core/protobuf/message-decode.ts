@@ -112,6 +112,7 @@ function readSmall(bytes: Uint8Array, message: ProtoMessage): Map<number, unknow
     if (field.scalar) {
       // Keep raw varints for 64-bit exactness where it matters (durations).
       if (wireType === WIRE_VARINT && (field.scalar === 'int64' || field.scalar === 'int32')) list.push(reader.varint());
+      else if (wireType === WIRE_BYTES && field.scalar === 'bytes') list.push(reader.bytes());
       else readScalarField(reader, field, wireType, (v) => list!.push(v));
     } else {
       if (wireType !== WIRE_BYTES) throw wrongWireType(wireType, field);
