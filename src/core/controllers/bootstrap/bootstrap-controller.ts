@@ -1,0 +1,151 @@
+// kube-apiserver's own start-up objects, created through the API once and
+// idempotently (an object already there is left as it is): the `kubernetes`
+// Service with its Endpoints and EndpointSlice (put back when deleted, as
+// the apiserver's reconcilers do), the system PriorityClasses, the default
+// APF configuration, and the apiserver identity Lease (renewed on a timer).
+// Kinds the server does not serve are skipped with a log line.
+
+import type { KubeObject } from '../../kinds/types';
+import { errorMessage, isAlreadyExists, isNotFound } from '../client/api-error';
+import { discoverResources, type DiscoveredResource } from '../client/discovery';
+import { parseApiVersion, type GroupVersionResource } from '../client/resource-path';
+import type { Controller, ControllerContext } from '../runtime/controller';
+import { isNamespaceTerminating } from '../runtime/namespaces';
+import { WorkQueue } from '../runtime/work-queue';
+import { apiServerIdentity, identityLease, LEASE_RENEW_INTERVAL_MS } from './apiserver-lease';
+import { kubernetesEndpoints, kubernetesEndpointSlice, kubernetesService, SYSTEM_PRIORITY_CLASSES, type ApiServerEndpoint } from './cluster-objects';
+import { FLOW_SCHEMAS, PRIORITY_LEVEL_CONFIGURATIONS } from './flowcontrol-defaults';
+
+export const BOOTSTRAP_CONTROLLER = 'kube-apiserver-bootstrap';
+
+export interface BootstrapOptions extends Partial<ApiServerEndpoint> {
+  /** Host name behind the identity Lease's name (default 'kubetab'). */
+  readonly hostname?: string;
+  /** How often the identity Lease is renewed (default 10 s; 0 never renews). */
+  readonly leaseRenewIntervalMs?: number;
+}
+
+export const DEFAULT_ENDPOINT: ApiServerEndpoint = { serviceClusterIP: '10.96.0.1', advertiseAddress: '172.18.0.2', securePort: 6443 };
+
+/** The objects to create, in order (namespaced ones say their namespace in metadata). */
+export function bootstrapObjects(endpoint: ApiServerEndpoint): KubeObject[] {
+  return [
+    kubernetesService(endpoint),
+    kubernetesEndpoints(endpoint),
+    kubernetesEndpointSlice(endpoint),
+    ...SYSTEM_PRIORITY_CLASSES,
+    ...PRIORITY_LEVEL_CONFIGURATIONS,
+    ...FLOW_SCHEMAS,
+  ];
+}
+
+function servedResource(resources: readonly DiscoveredResource[], obj: KubeObject): DiscoveredResource | undefined {
+  const { group, version } = parseApiVersion(obj.apiVersion ?? '');
+  return resources.find((r) => r.group === group && r.version === version && r.kind === obj.kind && !r.resource.includes('/'));
+}
+
+export function bootstrapController(ctx: ControllerContext, options: BootstrapOptions = {}): Controller {
+  const endpoint: ApiServerEndpoint = { ...DEFAULT_ENDPOINT, ...options };
+  const hostname = options.hostname ?? 'kubetab';
+  const renewEvery = options.leaseRenewIntervalMs ?? LEASE_RENEW_INTERVAL_MS;
+  const objects = bootstrapObjects(endpoint);
+  const watched: (() => void)[] = [];
+  let renewTimer: number | undefined;
+  let stopped = false;
+
+  async function ensure(r: GroupVersionResource, obj: KubeObject): Promise<void> {
+    try {
+      await ctx.client.create(r, obj.metadata?.namespace ?? '', obj);
+    } catch (err) {
+      if (isAlreadyExists(err) || isNamespaceTerminating(err)) return;
+      throw err;
+    }
+  }
+
+  // One discovery serves a whole round of creates; the lease renewal reads it again.
+  let discovery: Promise<readonly DiscoveredResource[]> | undefined;
+  const served = () =>
+    (discovery ??= discoverResources(ctx.client).then(
+      (d) => d.resources,
+      (err) => {
+        discovery = undefined;
+        throw err;
+      },
+    ));
+
+  /** Keys are "<index>" into `objects`, or "lease". */
+  const queue = new WorkQueue(BOOTSTRAP_CONTROLLER, ctx.activity, async (key) => {
+    if (key === 'lease') discovery = undefined;
+    const resources = await served();
+    if (key === 'lease') return ensureLease(resources);
+    const obj = objects[Number(key)]!;
+    const r = servedResource(resources, obj);
+    if (!r) {
+      ctx.log(`skipping ${obj.kind} ${obj.metadata?.name}: ${obj.apiVersion} ${obj.kind} is not served`);
+      return;
+    }
+    await ensure(r, obj);
+  }, ctx.log);
+
+  let leaseName: string | undefined;
+  let holder: string | undefined;
+  async function ensureLease(resources: readonly DiscoveredResource[]): Promise<void> {
+    const r = resources.find((x) => x.group === 'coordination.k8s.io' && x.version === 'v1' && x.resource === 'leases');
+    if (!r) {
+      ctx.log('skipping the kube-apiserver identity Lease: coordination.k8s.io/v1 leases are not served');
+      return;
+    }
+    leaseName ??= await apiServerIdentity(hostname);
+    holder ??= `${leaseName}_${crypto.randomUUID()}`;
+    const wanted = identityLease(leaseName, hostname, holder, ctx.clock.now());
+    let current: KubeObject | undefined;
+    try {
+      current = await ctx.client.get(r, 'kube-system', leaseName);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+    if (!current) return ensure(r, wanted);
+    await ctx.client.update(r, 'kube-system', { ...current, spec: { ...(current['spec'] as object), ...(wanted['spec'] as object) } });
+  }
+
+  function scheduleRenewal(): void {
+    if (stopped || renewEvery <= 0) return;
+    renewTimer = setTimeout(() => {
+      queue.add('lease');
+      scheduleRenewal();
+    }, renewEvery);
+  }
+
+  return {
+    name: BOOTSTRAP_CONTROLLER,
+    start() {
+      objects.forEach((_, i) => queue.add(String(i)));
+      queue.add('lease');
+      scheduleRenewal();
+      // The apiserver's reconcilers put the kubernetes Service and its endpoints back when they go.
+      const reconciled: [string, number][] = [['services', 0], ['endpoints', 1], ['endpointslices', 2]];
+      void served()
+        .then((resources) => {
+          if (stopped) return;
+          for (const [resource, index] of reconciled) {
+            const r = servedResource(resources, objects[index]!);
+            if (!r || r.resource !== resource) continue;
+            watched.push(
+              ctx.informers.for(r, true).addHandler({
+                onDelete: (obj) => {
+                  if (obj.metadata?.namespace === 'default' && obj.metadata?.name === 'kubernetes') queue.add(String(index));
+                },
+              }),
+            );
+          }
+        })
+        .catch((err) => ctx.log(`discovery failed: ${errorMessage(err)}`));
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(renewTimer);
+      for (const u of watched.splice(0)) u();
+      await queue.stop();
+    },
+  };
+}

@@ -1,0 +1,122 @@
+// The controllers a 1.32 cluster runs in the background (kube-controller-
+// manager's, and kube-apiserver's own bootstrap controllers), running inside
+// KubeTab. Each is a client of the API: it reaches the server only through
+// `send`, with list + watch, and never blocks a request.
+//
+// Names follow kube-controller-manager's --controllers flag: `enabled` lists
+// controller names (or their short aliases), '*' for all, '-name' to leave
+// one out; absent means all.
+
+import type { Clock } from '../clock';
+import { ApiClient, type Send } from './client/api-client';
+import { Activity } from './runtime/activity';
+import type { Controller, ControllerContext, ControllerFactory } from './runtime/controller';
+import { SharedInformers } from './runtime/shared-informers';
+import { namespaceController, NAMESPACE_CONTROLLER } from './namespace/namespace-controller';
+import { garbageCollector, GARBAGE_COLLECTOR } from './garbage-collector/garbage-collector';
+import { serviceAccountController, SERVICE_ACCOUNT_CONTROLLER } from './service-account/service-account-controller';
+import { rootCAPublisher, ROOT_CA_PUBLISHER, type RootCAOptions } from './root-ca/root-ca-publisher';
+import { bootstrapController, BOOTSTRAP_CONTROLLER, type BootstrapOptions } from './bootstrap/bootstrap-controller';
+
+export interface StartControllersOptions {
+  /** The server, authenticated as the identity the controllers run as. */
+  readonly send: Send;
+  readonly clock: Clock;
+  /** Controller names as kube-controller-manager's --controllers takes them (default: all). */
+  readonly enabled?: readonly string[];
+  /** Where controllers report what they could not do (default: console.info). */
+  readonly log?: (message: string) => void;
+  /** Origin for request URLs (the server only reads paths). */
+  readonly baseUrl?: string;
+  /** Root-CA publisher: where the cluster CA certificate comes from. */
+  readonly rootCA?: RootCAOptions;
+  /** kube-apiserver's bootstrap objects: addresses and names. */
+  readonly bootstrap?: BootstrapOptions;
+}
+
+export interface RunningControllers {
+  /** Stops every controller and its watches. */
+  stop(): Promise<void>;
+  /** Resolves when every controller has processed every event it has seen so far. */
+  idle(): Promise<void>;
+}
+
+interface Registration {
+  readonly name: string;
+  readonly aliases: readonly string[];
+  /** kube-controller-manager's service account the controller acts as (for its User-Agent). */
+  readonly serviceAccount?: string;
+  readonly component: 'kube-controller-manager' | 'kube-apiserver';
+  readonly factory: (ctx: ControllerContext, options: StartControllersOptions) => Controller;
+}
+
+const REGISTRY: readonly Registration[] = [
+  { name: BOOTSTRAP_CONTROLLER, aliases: ['bootstrap'], component: 'kube-apiserver', factory: (ctx, o) => bootstrapController(ctx, o.bootstrap) },
+  { name: NAMESPACE_CONTROLLER, aliases: ['namespace'], serviceAccount: 'namespace-controller', component: 'kube-controller-manager', factory: (ctx) => namespaceController(ctx) },
+  { name: GARBAGE_COLLECTOR, aliases: ['garbagecollector'], serviceAccount: 'generic-garbage-collector', component: 'kube-controller-manager', factory: (ctx) => garbageCollector(ctx) },
+  { name: SERVICE_ACCOUNT_CONTROLLER, aliases: ['serviceaccount'], serviceAccount: 'service-account-controller', component: 'kube-controller-manager', factory: (ctx) => serviceAccountController(ctx) },
+  { name: ROOT_CA_PUBLISHER, aliases: ['root-ca-cert-publisher'], serviceAccount: 'root-ca-cert-publisher', component: 'kube-controller-manager', factory: (ctx, o) => rootCAPublisher(ctx, o.rootCA) },
+];
+
+export const CONTROLLER_NAMES: readonly string[] = REGISTRY.map((r) => r.name);
+
+/** Which registrations --controllers-style names select. */
+export function selectControllers(enabled: readonly string[] | undefined): string[] {
+  if (!enabled) return [...CONTROLLER_NAMES];
+  const canonical = (n: string) => REGISTRY.find((r) => r.name === n || r.aliases.includes(n))?.name;
+  const on = new Set<string>();
+  const off = new Set<string>();
+  for (const entry of enabled) {
+    if (entry === '*') CONTROLLER_NAMES.forEach((n) => on.add(n));
+    else if (entry.startsWith('-')) {
+      const n = canonical(entry.slice(1));
+      if (n) off.add(n);
+    } else {
+      const n = canonical(entry);
+      if (n) on.add(n);
+    }
+  }
+  return CONTROLLER_NAMES.filter((n) => on.has(n) && !off.has(n));
+}
+
+function userAgent(r: Registration): string {
+  const base = `${r.component}/v1.32.0 (kubetab) kubernetes/kubetab`;
+  return r.serviceAccount ? `${base}/system:serviceaccount:kube-system:${r.serviceAccount}` : base;
+}
+
+export function startControllers(options: StartControllersOptions): RunningControllers {
+  const log = options.log ?? ((message: string) => console.info(`[controllers] ${message}`));
+  const activity = new Activity();
+  const root = new ApiClient({ send: options.send, baseUrl: options.baseUrl, userAgent: 'kube-controller-manager/v1.32.0 (kubetab) kubernetes/kubetab/shared-informers' });
+  const informers = new SharedInformers(root, activity, log);
+  const selected = new Set(selectControllers(options.enabled));
+  const running: Controller[] = [];
+  for (const r of REGISTRY) {
+    if (!selected.has(r.name)) continue;
+    const ctx: ControllerContext = {
+      client: root.withUserAgent(userAgent(r)),
+      clock: options.clock,
+      activity,
+      informers,
+      log: (message) => log(`${r.name}: ${message}`),
+    };
+    const controller = r.factory(ctx, options);
+    running.push(controller);
+    controller.start();
+  }
+  let stopped: Promise<void> | undefined;
+  return {
+    stop() {
+      stopped ??= (async () => {
+        await Promise.all(running.map((c) => c.stop()));
+        await informers.stop();
+      })();
+      return stopped;
+    },
+    idle: () => activity.idle(),
+  };
+}
+
+export type { Send } from './client/api-client';
+export type { RootCAOptions } from './root-ca/root-ca-publisher';
+export type { BootstrapOptions } from './bootstrap/bootstrap-controller';
