@@ -66,6 +66,11 @@ export interface StrategyContext {
   readonly lookup?: (resource: { group: string; resource: string }, namespace: string, name: string) => Promise<KubeObject | undefined>;
   /** Per-server services kinds may need (IP and port allocators, …), keyed by name. */
   readonly services: Readonly<Record<string, unknown>>;
+  /**
+   * The requesting user, for kinds that record it (a CertificateSigningRequest's
+   * spec.username/uid/groups/extra). (Additive: kinds.)
+   */
+  readonly user?: { readonly username: string; readonly uid?: string; readonly groups?: readonly string[]; readonly extra?: Readonly<Record<string, readonly string[]>> };
 }
 
 /**

@@ -1,0 +1,170 @@
+// autoscaling horizontalpodautoscalers, served as v2 (storage, preferred) and
+// v1: minReplicas 1, the default CPU 80% metric and the scaling behaviour
+// defaults of v2, the printer's REFERENCE/TARGETS/MINPODS/MAXPODS/REPLICAS.
+
+import { fieldErrors, type FieldError } from '../../../errors/field-errors';
+import type { KubeObject, ResourceDefinition } from '../../types';
+import { nameIsPathSegment } from '../../validation/names';
+import { defineResource, statusSubresource, version } from '../common/define';
+import { standardStrategy } from '../common/strategy';
+import { age, AGE_COLUMN, arr, col, num, rec, str, table } from '../common/table';
+import { hpaV1ToV2, hpaV2ToV1 } from './hpa-conversion';
+
+type Obj = Record<string, unknown>;
+
+const SCALE_UP_POLICIES = [
+  { type: 'Pods', value: 4, periodSeconds: 15 },
+  { type: 'Percent', value: 100, periodSeconds: 15 },
+];
+const SCALE_DOWN_POLICIES = [{ type: 'Percent', value: 100, periodSeconds: 15 }];
+
+function defaultRules(rules: unknown, window: number, policies: Obj[]): Obj {
+  const r = rules === undefined || rules === null ? {} : { ...rec(rules) };
+  if (r.stabilizationWindowSeconds === undefined || r.stabilizationWindowSeconds === null) r.stabilizationWindowSeconds = window;
+  if (!r.selectPolicy) r.selectPolicy = 'Max';
+  if (!arr(r.policies).length) r.policies = policies.map((p) => ({ ...p }));
+  return r;
+}
+
+/** SetDefaults_HorizontalPodAutoscaler (autoscaling/v2). */
+function defaultHPA(hpa: KubeObject): void {
+  const spec = rec(hpa.spec);
+  hpa.spec = spec;
+  if (spec.minReplicas === undefined || spec.minReplicas === null) spec.minReplicas = 1;
+  if (!arr(spec.metrics).length) spec.metrics = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }];
+  if (spec.behavior !== undefined && spec.behavior !== null) {
+    const b = rec(spec.behavior);
+    b.scaleUp = defaultRules(b.scaleUp, 0, SCALE_UP_POLICIES);
+    b.scaleDown = defaultRules(b.scaleDown, 300, SCALE_DOWN_POLICIES);
+    spec.behavior = b;
+  }
+}
+
+const METRIC_TYPES = ['ContainerResource', 'External', 'Object', 'Pods', 'Resource'];
+
+function validateHPA(hpa: KubeObject): FieldError[] {
+  const spec = rec(hpa.spec);
+  const errs: FieldError[] = [];
+  const ref = rec(spec.scaleTargetRef);
+  if (!str(ref.kind)) errs.push(fieldErrors.required('spec.scaleTargetRef.kind'));
+  if (!str(ref.name)) errs.push(fieldErrors.required('spec.scaleTargetRef.name'));
+  else for (const msg of nameIsPathSegment(str(ref.name), false)) errs.push(fieldErrors.invalid('spec.scaleTargetRef.name', ref.name, msg));
+  if (typeof spec.minReplicas === 'number' && spec.minReplicas < 1) {
+    errs.push(fieldErrors.invalid('spec.minReplicas', spec.minReplicas, 'must be greater than or equal to 1'));
+  }
+  const max = num(spec.maxReplicas);
+  if (max < 1) errs.push(fieldErrors.invalid('spec.maxReplicas', max, 'must be greater than 0'));
+  if (typeof spec.minReplicas === 'number' && max < spec.minReplicas) {
+    errs.push(fieldErrors.invalid('spec.maxReplicas', max, 'must be greater than or equal to `minReplicas`'));
+  }
+  arr(spec.metrics).forEach((m, i) => {
+    const metric = rec(m);
+    const p = `spec.metrics[${i}]`;
+    if (!metric.type) errs.push(fieldErrors.required(`${p}.type`, 'must specify a metric source type'));
+    else if (!METRIC_TYPES.includes(str(metric.type))) errs.push(fieldErrors.notSupported(`${p}.type`, metric.type, METRIC_TYPES));
+  });
+  return errs;
+}
+
+/** formatHPAMetrics: "cpu: 10%/80%", "<unknown>" before the controller reports, " + N more..." past three. */
+function hpaTargets(hpa: KubeObject): string {
+  const metrics = arr(rec(hpa.spec).metrics).map(rec);
+  if (!metrics.length) return '<none>';
+  const current = arr(rec(hpa.status).currentMetrics).map(rec);
+  const list: string[] = [];
+  let more = 0;
+  metrics.forEach((m, i) => {
+    if (list.length >= 4) {
+      more++;
+      return;
+    }
+    const cur = current[i] ? rec(current[i]) : undefined;
+    switch (m.type) {
+      case 'Resource':
+      case 'ContainerResource': {
+        const src = rec(m.type === 'Resource' ? m.resource : m.containerResource);
+        const target = rec(src.target);
+        const c = rec(rec(cur?.[m.type === 'Resource' ? 'resource' : 'containerResource']).current);
+        const prefix = m.type === 'Resource' ? `${str(src.name)}: ` : `${str(src.name)}/${str(src.container)}: `;
+        if (target.averageValue !== undefined) {
+          list.push(`${prefix}${c.averageValue !== undefined ? String(c.averageValue) : '<unknown>'}/${String(target.averageValue)}`);
+        } else {
+          const u = c.averageUtilization;
+          list.push(`${prefix}${u !== undefined ? `${u}%` : '<unknown>'}/${num(target.averageUtilization)}%`);
+        }
+        break;
+      }
+      case 'Pods': {
+        const target = rec(rec(m.pods).target);
+        const c = rec(rec(cur?.pods).current);
+        list.push(`${c.averageValue !== undefined ? String(c.averageValue) : '<unknown>'}/${String(target.averageValue ?? '')}`);
+        break;
+      }
+      case 'Object':
+      case 'External': {
+        const src = rec(m.type === 'Object' ? m.object : m.external);
+        const target = rec(src.target);
+        const c = rec(rec(cur?.[m.type === 'Object' ? 'object' : 'external']).current);
+        if (target.type === 'AverageValue') {
+          list.push(`${c.averageValue !== undefined ? String(c.averageValue) : '<unknown>'}/${String(target.averageValue)} (avg)`);
+        } else {
+          list.push(`${c.value !== undefined ? String(c.value) : '<unknown>'}/${String(target.value)}`);
+        }
+        break;
+      }
+      default:
+        list.push('<unknown type>');
+    }
+  });
+  const shown = list.length > 3 ? list.slice(0, 3) : list;
+  const extra = list.length > 3 ? list.length - 3 + more : more;
+  return extra > 0 ? `${shown.join(', ')} + ${extra} more...` : shown.join(', ');
+}
+
+export const HPA_TABLE = table(
+  [
+    col('Reference', 'string', 'reference to scaled resource; horizontal pod autoscaler will learn the current resource consumption and will set the desired number of pods by using its Scale subresource.'),
+    col('Targets', 'string', 'metrics contains the specifications for which to use to calculate the desired replica count (the maximum replica count across all metrics will be used).  The desired replica count is calculated multiplying the ratio between the target value and the current value by the current number of pods.  Ergo, metrics used must decrease as the pod count is increased, and vice-versa.  See the individual metric source types for more information about how each type of metric must respond. If not set, the default metric will be set to 80% average CPU utilization.'),
+    col('MinPods', 'string', 'minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the alpha feature gate HPAScaleToZero is enabled and at least one Object or External metric is configured.  Scaling is active as long as at least one metric value is available.'),
+    col('MaxPods', 'string', 'maxReplicas is the upper limit for the number of replicas to which the autoscaler can scale up. It cannot be less that minReplicas.'),
+    col('Replicas', 'string', 'currentReplicas is current number of replicas of pods managed by this autoscaler, as last seen by the autoscaler.'),
+    AGE_COLUMN,
+  ],
+  (hpa, now) => {
+    const spec = rec(hpa.spec);
+    const ref = rec(spec.scaleTargetRef);
+    const min = spec.minReplicas === undefined || spec.minReplicas === null ? '<unset>' : num(spec.minReplicas);
+    return [`${str(ref.kind)}/${str(ref.name)}`, hpaTargets(hpa), min, num(spec.maxReplicas), num(rec(hpa.status).currentReplicas), age(hpa, now)];
+  },
+);
+
+export const horizontalPodAutoscalersResource: ResourceDefinition = defineResource({
+  group: 'autoscaling',
+  plural: 'horizontalpodautoscalers',
+  kind: 'HorizontalPodAutoscaler',
+  namespaced: true,
+  shortNames: ['hpa'],
+  categories: ['all'],
+  versions: [
+    version('v2', 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler', { table: HPA_TABLE }),
+    version('v1', 'io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler', { storage: false, table: { columns: HPA_TABLE.columns, cells: (o, now) => HPA_TABLE.cells(hpaV1ToV2(o), now) } }),
+  ],
+  subresources: [statusSubresource('HorizontalPodAutoscaler')],
+  convert: (obj, toVersion) => {
+    const from = obj.apiVersion === 'autoscaling/v1' ? 'v1' : 'v2';
+    if (from === toVersion) return obj;
+    return toVersion === 'v1' ? hpaV2ToV1(obj) : hpaV1ToV2(obj);
+  },
+  strategy: standardStrategy({
+    namespaced: true,
+    nameRule: nameIsPathSegment,
+    statusFields: ['status'],
+    initialStatus: () => ({ currentReplicas: 0, desiredReplicas: 0 }),
+    default: (o) => defaultHPA(o),
+    validate: (o) => validateHPA(o),
+  }),
+});
+
+export function autoscalingResources(): ResourceDefinition[] {
+  return [horizontalPodAutoscalersResource];
+}

@@ -1,0 +1,70 @@
+// policy/v1 poddisruptionbudgets: minAvailable or maxUnavailable (not both),
+// the unhealthy-pod eviction policy, status reset on create, the printer's
+// MIN AVAILABLE / MAX UNAVAILABLE / ALLOWED DISRUPTIONS.
+
+import { fieldErrors, type FieldError } from '../../../errors/field-errors';
+import type { KubeObject, ResourceDefinition } from '../../types';
+import { defineResource, statusSubresource, version } from '../common/define';
+import { standardStrategy } from '../common/strategy';
+import { age, AGE_COLUMN, col, num, rec, table } from '../common/table';
+import { validateLabelSelector } from '../common/workload';
+import { validateEnum } from '../core/pod-spec/validation';
+import { notMoreThan100Percent, validatePositiveIntOrPercent } from '../apps/deployments';
+
+function validatePDB(pdb: KubeObject): FieldError[] {
+  const spec = rec(pdb.spec);
+  const errs: FieldError[] = [];
+  const has = (v: unknown) => v !== undefined && v !== null;
+  if (has(spec.minAvailable) && has(spec.maxUnavailable)) {
+    errs.push(fieldErrors.invalid('spec', spec, 'minAvailable and maxUnavailable cannot be both set'));
+  }
+  if (has(spec.minAvailable)) {
+    errs.push(...validatePositiveIntOrPercent(spec.minAvailable, 'spec.minAvailable'));
+    errs.push(...notMoreThan100Percent(spec.minAvailable, 'spec.minAvailable'));
+  }
+  if (has(spec.maxUnavailable)) {
+    errs.push(...validatePositiveIntOrPercent(spec.maxUnavailable, 'spec.maxUnavailable'));
+    errs.push(...notMoreThan100Percent(spec.maxUnavailable, 'spec.maxUnavailable'));
+  }
+  errs.push(...validateLabelSelector(spec.selector, 'spec.selector'));
+  if (has(spec.unhealthyPodEvictionPolicy)) {
+    errs.push(...validateEnum(spec.unhealthyPodEvictionPolicy, 'spec.unhealthyPodEvictionPolicy', ['AlwaysAllow', 'IfHealthyBudget']));
+  }
+  return errs;
+}
+
+const intOrString = (v: unknown) => (v === undefined || v === null ? 'N/A' : String(v));
+
+export const PDB_TABLE = table(
+  [
+    col('Min Available', 'string', 'An eviction is allowed if at least "minAvailable" pods selected by "selector" will still be available after the eviction, i.e. even in the absence of the evicted pod.  So for example you can prevent all voluntary evictions by specifying "100%".'),
+    col('Max Unavailable', 'string', 'An eviction is allowed if at most "maxUnavailable" pods selected by "selector" are unavailable after the eviction, i.e. even in absence of the evicted pod. For example, one can prevent all voluntary evictions by specifying 0. This is a mutually exclusive setting with "minAvailable".'),
+    col('Allowed Disruptions', 'integer', 'Number of pod disruptions that are currently allowed.'),
+    AGE_COLUMN,
+  ],
+  (pdb, now) => {
+    const spec = rec(pdb.spec);
+    return [intOrString(spec.minAvailable), intOrString(spec.maxUnavailable), num(rec(pdb.status).disruptionsAllowed), age(pdb, now)];
+  },
+);
+
+export const podDisruptionBudgetsResource: ResourceDefinition = defineResource({
+  group: 'policy',
+  plural: 'poddisruptionbudgets',
+  kind: 'PodDisruptionBudget',
+  namespaced: true,
+  shortNames: ['pdb'],
+  versions: [version('v1', 'io.k8s.api.policy.v1.PodDisruptionBudget', { table: PDB_TABLE })],
+  subresources: [statusSubresource('PodDisruptionBudget')],
+  strategy: standardStrategy({
+    namespaced: true,
+    statusFields: ['status'],
+    initialStatus: () => ({ disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 }),
+    generationFields: ['spec'],
+    validate: (o) => validatePDB(o),
+  }),
+});
+
+export function policyResources(): ResourceDefinition[] {
+  return [podDisruptionBudgetsResource];
+}
