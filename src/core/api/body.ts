@@ -1,7 +1,7 @@
 // Reading and decoding request bodies: the size limit, the Content-Type, and
 // JSON or YAML into a plain object, with kube-apiserver's 400/413/415 answers.
 
-import { parseDocument } from 'yaml';
+import { decodeBody, decodeObjectBody as decodeNegotiatedObjectBody } from './negotiation';
 import { errors } from '../errors/status';
 
 /** kube-apiserver's default --max-request-bytes for resource bodies (3 MiB). */
@@ -52,53 +52,15 @@ export function bodyEncodingFor(contentType: string | null): BodyEncoding {
   throw errors.unsupportedMediaType(mediaType, BODY_MEDIA_TYPES);
 }
 
-/**
- * Go's encoding/json error texts for the common syntax errors, so a learner
- * sees what kube-apiserver prints. JavaScript's JSON.parse gives only a
- * position, so the text is rebuilt from it.
- */
-export function goJsonSyntaxError(text: string, err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
-  if (text.trim() === '') return 'unexpected end of JSON input';
-  const m = /position (\d+)/.exec(message);
-  if (m) {
-    const pos = Number(m[1]);
-    const ch = text[pos];
-    if (ch === undefined) return 'unexpected end of JSON input';
-    return `invalid character '${ch}' looking for beginning of value`;
-  }
-  if (/Unexpected end/i.test(message)) return 'unexpected end of JSON input';
-  const unexpected = /Unexpected token '?(.)'?/.exec(message);
-  if (unexpected) return `invalid character '${unexpected[1]}' looking for beginning of value`;
-  return message;
-}
-
-export function parseJson(text: string): unknown {
-  return JSON.parse(text);
-}
-
-/** Parses one YAML document to JSON-compatible data; more than one document or a syntax error is an error. */
+/** Parses one YAML document (YAML 1.1 meanings, as go-yaml reads it) to JSON-compatible data. */
 export function parseYaml(text: string): unknown {
-  const doc = parseDocument(text, { version: '1.2', uniqueKeys: false, merge: true });
-  if (doc.errors.length > 0) throw new Error(doc.errors[0]!.message.split('\n')[0]);
-  return doc.toJS({ maxAliasCount: 100 });
+  return decodeBody(text, 'application/yaml').value;
 }
 
 /**
- * Decodes a create/update body into an object. Anything that is not a JSON
- * object is a 400 with kube-apiserver's "couldn't get version/kind" text.
+ * Decodes a create/update body into an object, with kube-apiserver's 400
+ * texts for bodies that are not JSON/YAML objects.
  */
-export function decodeObjectBody(text: string, encoding: BodyEncoding): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = encoding === 'json' ? parseJson(text) : parseYaml(text);
-  } catch (err) {
-    const detail = encoding === 'json' ? `json parse error: ${goJsonSyntaxError(text, err)}` : `yaml: ${(err as Error).message}`;
-    throw errors.badRequest(`couldn't get version/kind; ${detail}`);
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    const got = Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
-    throw errors.badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${got} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
-  }
-  return value as Record<string, unknown>;
+export function decodeObjectBody(text: string, encoding: BodyEncoding, targetKind: string): Record<string, unknown> {
+  return decodeNegotiatedObjectBody(text, encoding === 'yaml' ? 'application/yaml' : 'application/json', targetKind).object;
 }

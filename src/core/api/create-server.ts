@@ -11,7 +11,7 @@ import { FeatureGates } from './feature-gates';
 import { DecodeCache } from './object-codec';
 import { ResourceRegistry } from './registry';
 import { parseRoute, type ResourceRoute } from './route';
-import { negotiateOutput, isPretty, type OutputFormat } from './media';
+import { negotiateOutput, type OutputFormat, type OutputRequest } from './media';
 import { errorResponse, objectResponse } from './respond';
 import { handleHealth } from './health';
 import { versionInfo } from './version';
@@ -39,6 +39,15 @@ function parseDuration(text: string | undefined, fallbackMs: number): number {
   }
   if (matched !== text) throw new Error(`invalid duration ${JSON.stringify(text)}`);
   return total;
+}
+
+/** The format of an error when the request's own negotiation failed or never ran: JSON, indented for browsers and curl. */
+function errorOutput(request: OutputRequest): OutputFormat {
+  try {
+    return { ...negotiateOutput(request), as: undefined };
+  } catch {
+    return { contentType: 'application/json', encoding: 'json', pretty: true };
+  }
 }
 
 export async function createApiServer(options: ApiServerOptions): Promise<ApiServer> {
@@ -73,20 +82,24 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
 
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    const pretty = isPretty(url.searchParams);
+    const outputRequest: OutputRequest = {
+      accept: request.headers.get('accept'),
+      pretty: url.searchParams.get('pretty'),
+      userAgent: request.headers.get('user-agent'),
+    };
     let output: OutputFormat | undefined;
     try {
       const route = parseRoute(request.method, url.pathname, url.searchParams);
       if (route.kind === 'nonresource') {
-        return await handleNonResource(request, url, pretty);
+        return await handleNonResource(request, url, outputRequest);
       }
       const served = registry.lookup(route.group, route.version, route.resource);
       if (!served) throw errors.pathNotFound();
-      output = negotiateOutput(request.headers.get('accept'), pretty, { transforms: true, watch: route.verb === 'watch' });
+      output = negotiateOutput(outputRequest, { transforms: true, watch: route.verb === 'watch' });
       const scope: RequestScope = { request, url, query: url.searchParams, route, served, output, userAgent: request.headers.get('user-agent') };
       return await dispatch(scope, route);
     } catch (err) {
-      return errorResponse(err, output ?? { contentType: 'application/json', encoding: 'json', pretty });
+      return errorResponse(err, output ?? errorOutput(outputRequest));
     }
   }
 
@@ -127,7 +140,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     }
   }
 
-  async function handleNonResource(request: Request, url: URL, pretty: boolean): Promise<Response> {
+  async function handleNonResource(request: Request, url: URL, outputRequest: OutputRequest): Promise<Response> {
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const method = request.method.toUpperCase();
     const health = handleHealth(ctx, path, url.searchParams, () => storeReady);
@@ -139,7 +152,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     }
     if (path === '/version') return objectResponse(versionInfo(ctx.host), 200, { contentType: 'application/json', encoding: 'json', pretty: true });
     const discoveryOffers = { aggregatedDiscovery: path === '/api' || path === '/apis' };
-    const output = negotiateOutput(request.headers.get('accept'), pretty, discoveryOffers);
+    const output = negotiateOutput(outputRequest, discoveryOffers);
     const discoveryHeaders = { Vary: 'Accept' };
     if (output.as === 'APIGroupDiscoveryList') {
       return objectResponse(aggregatedDiscovery(ctx, path === '/api', output.asVersion ?? 'v2'), 200, output, discoveryHeaders);

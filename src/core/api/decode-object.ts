@@ -63,7 +63,7 @@ export async function decodeWriteBody(
 ): Promise<DecodedWrite> {
   const encoding = bodyEncodingFor(request.headers.get('content-type'));
   const text = await readBody(request);
-  const raw = decodeObjectBody(text, encoding);
+  const raw = decodeObjectBody(text, encoding, served.definition.kind);
   checkTypeMeta(ctx, raw, served);
   const warnings = checkUnknownFields(served, raw, text, encoding, directive);
   return { object: prepareDecoded(ctx, served, raw as KubeObject, subresource), warnings };

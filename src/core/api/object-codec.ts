@@ -8,6 +8,7 @@
 
 import type { KubeObject, ObjectMeta } from '../kinds/types';
 import type { KeyValue, ValueFn } from '../storage/types';
+import { encodeJson } from './negotiation/json-encode';
 
 /** Go's struct order for ObjectMeta, which is how kube-apiserver emits it. */
 const META_ORDER = [
@@ -80,7 +81,8 @@ export function encodeForStorage(obj: KubeObject): ValueFn {
   const meta = canonical.metadata ?? {};
   return (revision) => {
     canonical.metadata = canonicalMeta({ ...meta, resourceVersion: String(revision) });
-    return JSON.stringify(canonical);
+    // Stored as Go's encoding/json writes it (HTML-safe escapes), so stored text can be sent as is.
+    return encodeJson(canonical, { pretty: false }).trimEnd();
   };
 }
 

@@ -25,6 +25,7 @@ export function objectResponse(value: unknown, status: number, format: OutputFor
 
 /** A response whose JSON body is already encoded (stored text), avoiding a decode/encode round trip. */
 export function rawJsonResponse(json: string, status: number, extra: Record<string, string> = {}): Response {
+  // Compact JSON ends with a newline, as json.Encoder writes it.
   return textResponse(json + '\n', status, 'application/json', extra);
 }
 
