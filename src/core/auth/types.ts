@@ -134,6 +134,8 @@ export interface TraceStep {
   readonly skippedBindings?: number;
   /** Free-form explanations (ABAC line numbers, Node authorizer reasons, webhook answers, …). */
   readonly notes?: string[];
+  /** An evaluation error (webhook unreachable, …): kube answers 500 unless a later authorizer allows. */
+  readonly error?: string;
 }
 
 /** How much detail RBAC records: the fast default, or every binding. */

@@ -29,8 +29,14 @@ export function createAuthorizerChain(authorizers: readonly Authorizer[]): Autho
           step = { authorizer: authorizer.type, ...(authorizer.name ? { name: authorizer.name } : {}), decision: 'NoOpinion', reason: '', notes: [`error: ${message}`] };
         }
         trace.push(step);
+        if (step.error) errors.push(step.error);
         if (step.reason) reasons.push(step.reason);
-        if (step.decision !== 'NoOpinion') return { decision: step.decision, reason: step.reason, trace };
+        if (step.decision !== 'NoOpinion') {
+          // A Deny that comes with an error (failurePolicy Deny) still answers 500, as in kube.
+          return step.error && step.decision === 'Deny'
+            ? { decision: step.decision, reason: step.reason, trace, error: step.error }
+            : { decision: step.decision, reason: step.reason, trace };
+        }
       }
       const decision: Decision = { decision: 'NoOpinion', reason: reasons.join('\n'), trace };
       return errors.length ? { ...decision, error: errors.length === 1 ? errors[0]! : `[${errors.join(', ')}]` } : decision;
