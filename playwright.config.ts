@@ -13,6 +13,8 @@ const buildRoot = process.env.KUBETAB_E2E_PREBUILT === '1' ? '' : ' --build';
 
 export default defineConfig({
   testDir: 'e2e',
+  // Only Playwright's specs: e2e/browser/*.browser.test.ts belong to vitest's browser project.
+  testMatch: '*.spec.ts',
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,

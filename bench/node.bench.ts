@@ -55,8 +55,8 @@ async function main(): Promise<void> {
     const kubetab = await startServer(['--import', 'tsx', 'src/platform/node/cli.ts', '--port', '0']);
     children.push(kubetab.child);
     const api = `${kubetab.url}/api/v1`;
-    await post(`${api}/namespaces`, JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench-1k' } }));
-    await post(`${api}/namespaces/default/configmaps`, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'one' }, data: { k: 'v' } }));
+    for (const name of ['bench', 'bench-1k']) await post(`${api}/namespaces`, JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }));
+    await post(`${api}/namespaces/bench/configmaps`, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'one' }, data: { k: 'v' } }));
     let next = 0;
     await Promise.all(
       Array.from({ length: 16 }, async () => {
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
         }
       }),
     );
-    const getUrl = `${api}/namespaces/default/configmaps/one`;
+    const getUrl = `${api}/namespaces/bench/configmaps/one`;
     const listUrl = `${api}/namespaces/bench-1k/configmaps`;
     const getBody = await (await fetch(getUrl)).text();
     const listBody = await (await fetch(listUrl)).text();

@@ -21,8 +21,15 @@ async function start(dataDir?: string): Promise<NodeHost> {
   return host;
 }
 
+/** In a namespace of the test's own: `default` is created by the server shortly after it starts. */
 async function createConfigMap(url: string, name: string): Promise<any> {
-  const response = await fetch(`${url}/api/v1/namespaces/default/configmaps`, {
+  const ns = await fetch(`${url}/api/v1/namespaces`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'host-test' } }),
+  });
+  expect([201, 409]).toContain(ns.status);
+  const response = await fetch(`${url}/api/v1/namespaces/host-test/configmaps`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: 'v' } }),
@@ -41,7 +48,7 @@ describe('node host', () => {
     hosts.splice(hosts.indexOf(first), 1);
 
     const second = await start(dir);
-    const response = await fetch(`${second.url}/api/v1/namespaces/default/configmaps/kept`);
+    const response = await fetch(`${second.url}/api/v1/namespaces/host-test/configmaps/kept`);
     expect(response.status).toBe(200);
     const read = (await response.json()) as any;
     expect(read.metadata.uid).toBe(created.metadata.uid);
@@ -52,7 +59,7 @@ describe('node host', () => {
     const first = await start();
     await createConfigMap(first.url, 'forgotten');
     const second = await start();
-    const response = await fetch(`${second.url}/api/v1/namespaces/default/configmaps/forgotten`);
+    const response = await fetch(`${second.url}/api/v1/namespaces/host-test/configmaps/forgotten`);
     expect(response.status).toBe(404);
   });
 

@@ -43,6 +43,23 @@ export function retentionFromFlags(flags: Readonly<Record<string, string>>): num
   return ms === 0 ? Number.POSITIVE_INFINITY : ms;
 }
 
+/**
+ * Waits until the core's /readyz answers 200 (its post-start hooks have run),
+ * so that the URL the CLI prints is usable at once. Gives up quietly after
+ * `timeoutMs`: the server is then served anyway, as kube-apiserver serves
+ * while not ready.
+ */
+export async function waitUntilReady(apiServer: ApiServer, timeoutMs = 10_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await apiServer.handle(new Request('http://127.0.0.1/readyz'));
+    await response.arrayBuffer();
+    if (response.status === 200) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 export async function startNodeHost(options: NodeHostOptions): Promise<NodeHost> {
   const flags = options.flags ?? {};
   const clock = options.clock ?? systemClock();
@@ -56,6 +73,7 @@ export async function startNodeHost(options: NodeHostOptions): Promise<NodeHost>
     host: 'node',
     ...(options.maxWatchSeconds !== undefined ? { maxWatchSeconds: options.maxWatchSeconds } : {}),
   });
+  await waitUntilReady(apiServer);
   const stopCompaction = startExpiryCompaction(store, retentionMs);
   const server = await startNodeServer({
     handler: (request) => apiServer.handle(request),
