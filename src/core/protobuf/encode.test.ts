@@ -284,3 +284,20 @@ describe('kinds without a protobuf form', () => {
     expect(() => encodeKubernetesProtobuf({ apiVersion: 'v1', kind: 'Secret', metadata: {}, data: { a: 'not base64!' } })).toThrow(ProtoEncodeError);
   });
 });
+
+describe('watch stream frames (application/vnd.kubernetes.protobuf;stream=watch)', () => {
+  it('a 4-byte big-endian length, then a bare WatchEvent whose object is the enveloped object', async () => {
+    const { encodeProtobufWatchEvent } = await import('./watch');
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', resourceVersion: '5' }, data: { a: 'b' } };
+    const frame = encodeProtobufWatchEvent('ADDED', cm);
+    const length = new DataView(frame.buffer).getUint32(0, false);
+    expect(length).toBe(frame.length - 4);
+    const event = frame.subarray(4);
+    // type (field 1) "ADDED", no k8s\0 prefix on the event itself.
+    expect(toHex(event.subarray(0, 7))).toBe('0a05' + '4144444544');
+    // object (field 2) → RawExtension.raw (field 1) → the enveloped ConfigMap.
+    const enveloped = encodeKubernetesProtobuf(cm);
+    expect(toHex(event.subarray(7))).toBe('12' + (enveloped.length + 2).toString(16) + '0a' + enveloped.length.toString(16) + toHex(enveloped));
+    expect(decodeKubernetesProtobuf(event.subarray(-enveloped.length)).object).toEqual(cm);
+  });
+});

@@ -4,5 +4,6 @@
 export { decodeKubernetesProtobuf, type DecodedProtobufObject } from './decode';
 export { canEncodeProtobuf, encodeKubernetesProtobuf, ProtoEncodeError } from './encode';
 export { hasProtobufMagic, PROTOBUF_MAGIC } from './envelope';
-export { isProtobufMediaType, PROTOBUF_MEDIA_TYPE } from './media';
+export { isProtobufMediaType, PROTOBUF_MEDIA_TYPE, PROTOBUF_STREAM_MEDIA_TYPE } from './media';
+export { encodeProtobufWatchEvent } from './watch';
 export type { GroupVersionKind } from './types';
