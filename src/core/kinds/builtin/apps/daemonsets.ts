@@ -6,7 +6,9 @@ import type { KubeObject, ResourceDefinition } from '../../types';
 import { defineResource, statusSubresource, version } from '../common/define';
 import { clone, standardStrategy } from '../common/strategy';
 import { age, AGE_COLUMN, col, formatLabels, formatLabelSelector, num, rec, table, wide, type LabelSelector } from '../common/table';
-import { containerCells, nonnegative, validateTemplateForSelector, validateWorkloadSelector } from '../common/workload';
+import { goLabels, goLabelSelector } from '../common/go-format';
+import { containerCells, isEmptySelector, nonnegative, selectorMatches, validateLabelSelector } from '../common/workload';
+import { validatePodTemplateSpec } from '../core/pod-spec/validation';
 import { defaultPodTemplate } from '../core/pod-spec/defaults';
 import { notMoreThan100Percent, selectorImmutable, validatePositiveIntOrPercent } from './deployments';
 
@@ -35,8 +37,22 @@ function intOrPercentValue(v: unknown): number {
 function validateDaemonSet(ds: KubeObject): FieldError[] {
   const spec = rec(ds.spec);
   const errs: FieldError[] = [];
-  errs.push(...validateWorkloadSelector(spec.selector, 'spec.selector', 'empty selector is invalid for daemonset'));
-  errs.push(...validateTemplateForSelector(spec.template, spec.selector as LabelSelector | undefined, 'spec.template', 'DaemonSet'));
+  // ValidateDaemonSetSpec: selector syntax, template labels, then an empty selector; a missing one only fails the labels check.
+  errs.push(...validateLabelSelector(spec.selector, 'spec.selector'));
+  const templateLabels = rec(rec(rec(spec.template).metadata).labels) as Record<string, string>;
+  const selector = spec.selector as LabelSelector | undefined;
+  if ((selector === undefined || selector === null || !isEmptySelector(selector)) && !selectorMatches(selector ?? undefined, templateLabels)) {
+    errs.push(fieldErrors.invalid('spec.template.metadata.labels', goLabels(rec(rec(spec.template).metadata).labels), '`selector` does not match template `labels`'));
+  }
+  if (selector !== undefined && selector !== null && isEmptySelector(selector)) {
+    errs.push(fieldErrors.invalid('spec.selector', goLabelSelector(selector), 'empty selector is invalid for daemonset'));
+  }
+  errs.push(...validatePodTemplateSpec(spec.template, 'spec.template'));
+  const podSpec = rec(rec(spec.template).spec);
+  if (podSpec.restartPolicy !== 'Always') errs.push(fieldErrors.notSupported('spec.template.spec.restartPolicy', podSpec.restartPolicy ?? '', ['Always']));
+  if (podSpec.activeDeadlineSeconds !== undefined && podSpec.activeDeadlineSeconds !== null) {
+    errs.push(fieldErrors.invalid('spec.template.spec.activeDeadlineSeconds', podSpec.activeDeadlineSeconds, 'activeDeadlineSeconds must be nil for daemon set pods'));
+  }
   errs.push(...nonnegative(spec.minReadySeconds, 'spec.minReadySeconds'));
   errs.push(...nonnegative(spec.templateGeneration, 'spec.templateGeneration'));
   const us = rec(spec.updateStrategy);

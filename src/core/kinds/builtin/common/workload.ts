@@ -88,7 +88,8 @@ export function validateTemplateForSelector(template: unknown, selector: LabelSe
   if (template === undefined || template === null) return [fieldErrors.required(path)];
   const errs: FieldError[] = [];
   const labels = rec(rec(rec(template).metadata).labels) as Record<string, string>;
-  if (!isEmptySelector(selector) && !selectorMatches(selector, labels)) {
+  // A missing selector selects nothing (labels.Nothing), an empty one everything.
+  if ((selector === undefined || selector === null || !isEmptySelector(selector)) && !selectorMatches(selector ?? undefined, labels)) {
     errs.push(fieldErrors.invalid(`${path}.metadata.labels`, goLabels(rec(rec(template).metadata).labels), '`selector` does not match template `labels`'));
   }
   errs.push(...validatePodTemplateSpec(template, path));

@@ -84,6 +84,8 @@ function namespaceStrategy() {
     },
     initialStatus: () => ({ phase: 'Active' }),
     prepareForCreate(obj) {
+      // The name is known by now (generated names too), so the label can be set here as well as in canonicalize.
+      setNameLabel(obj);
       // The kubernetes finalizer is required on create; it may be removed later through finalize.
       const spec = rec(obj.spec);
       const finalizers = arr(spec.finalizers).map(String);
