@@ -23,6 +23,7 @@ import { handleDelete, handleDeleteCollection } from './handlers/delete';
 import { handlePatch } from './handlers/patch';
 import { bootstrapCluster } from './bootstrap';
 import { handleOpenApi } from './openapi';
+import { subresourceHandlers, virtualHandlers } from './custom';
 
 /** kube-apiserver's --etcd-compaction-interval default. */
 const DEFAULT_RETENTION_MS = 5 * 60_000;
@@ -108,8 +109,20 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     const allowed = (verb: string) => {
       if (!verbs.includes(verb as never)) throw errors.methodNotSupported(scope.served.groupResource, verb);
     };
-    if (route.subresource && !scope.served.definition.subresources?.some((s) => s.name === route.subresource)) {
-      throw errors.pathNotFound();
+    if (route.subresource) {
+      const sub = scope.served.definition.subresources?.find((s) => s.name === route.subresource);
+      if (!sub) throw errors.pathNotFound();
+      if (!sub.verbs.includes(route.verb as never)) throw errors.methodNotAllowedOnPath();
+      if (sub.type === 'custom') {
+        const handler = sub.handler ? subresourceHandlers[sub.handler] : undefined;
+        if (!handler) throw errors.pathNotFound();
+        return handler(ctx, scope, sub);
+      }
+    }
+    if (scope.served.definition.virtual) {
+      const handler = scope.served.definition.handler ? virtualHandlers[scope.served.definition.handler] : undefined;
+      if (!handler) throw errors.pathNotFound();
+      return handler(ctx, scope);
     }
     switch (route.verb) {
       case 'get':

@@ -1,0 +1,84 @@
+// Binding a pod to a node (POST pods/<name>/binding, or POST bindings): what
+// a scheduler does. The pod gets spec.nodeName and the PodScheduled
+// condition; a pod already bound is a 409 with kube-apiserver's message.
+
+import { rfc3339 } from '../../clock';
+import { errors } from '../../errors/status';
+import { fieldErrors } from '../../errors/field-errors';
+import type { KubeObject } from '../../kinds/types';
+import { bodyEncodingFor, decodeObjectBody, readBody } from '../body';
+import type { RequestScope, ServerContext } from '../context';
+import { cloneObject } from '../object-codec';
+import { updateObject } from '../resource-store';
+import { objectResponse } from '../respond';
+import { parseWriteOptions } from '../write-options';
+
+interface Binding {
+  metadata?: { name?: string; namespace?: string; annotations?: Record<string, string> };
+  target?: { kind?: string; name?: string };
+}
+
+async function bind(ctx: ServerContext, scope: RequestScope, podName: string, binding: Binding): Promise<Response> {
+  const { route, query, output } = scope;
+  const options = parseWriteOptions(query, 'CreateOptions');
+  const target = binding.target ?? {};
+  const errs = [];
+  if (!target.name) errs.push(fieldErrors.required('target.name'));
+  if (target.kind && target.kind !== 'Node') errs.push(fieldErrors.notSupported('target.kind', target.kind, ['Node', '<empty>']));
+  if (errs.length) throw errors.invalid({ group: '', kind: 'Binding' }, podName, errs);
+  const pods = ctx.registry.lookup('', 'v1', 'pods')!;
+  await updateObject(
+    ctx,
+    pods,
+    route.namespace,
+    podName,
+    {
+      allowCreate: false,
+      transform: async (current) => {
+        if (!current) throw errors.notFound({ group: '', resource: 'pods' }, podName);
+        const pod = cloneObject(current) as KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> };
+        if (pod.metadata?.deletionTimestamp) {
+          throw errors.conflict({ group: '', resource: 'pods' }, podName, `pod ${podName} is being deleted, cannot be assigned to a host`);
+        }
+        const assigned = pod.spec?.['nodeName'];
+        if (assigned) throw errors.conflict({ group: '', resource: 'pods' }, podName, `pod ${podName} is already assigned to node ${JSON.stringify(assigned)}`);
+        pod.spec = { ...(pod.spec ?? {}), nodeName: target.name };
+        const status = { ...(pod.status ?? {}) };
+        const conditions = ((status['conditions'] as Record<string, unknown>[] | undefined) ?? []).filter((c) => c['type'] !== 'PodScheduled');
+        conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(ctx.clock.now()) });
+        status['conditions'] = conditions;
+        pod.status = status;
+        for (const [k, v] of Object.entries(binding.metadata?.annotations ?? {})) {
+          pod.metadata = { ...pod.metadata, annotations: { ...(pod.metadata?.annotations ?? {}), [k]: v } };
+        }
+        return pod;
+      },
+    },
+    { dryRun: options.dryRun, subresource: 'binding' },
+  );
+  return objectResponse({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }, 201, output);
+}
+
+async function readBinding(scope: RequestScope): Promise<Binding> {
+  const text = await readBody(scope.request);
+  return decodeObjectBody(text, bodyEncodingFor(scope.request.headers.get('content-type')), 'Binding') as Binding;
+}
+
+/** POST pods/<name>/binding */
+export async function handlePodBinding(ctx: ServerContext, scope: RequestScope): Promise<Response> {
+  if (scope.request.method.toUpperCase() !== 'POST') throw errors.methodNotAllowedOnPath();
+  const binding = await readBinding(scope);
+  if (binding.metadata?.name && binding.metadata.name !== scope.route.name) {
+    throw errors.badRequest(`the name of the object (${binding.metadata.name}) does not match the name on the URL (${scope.route.name})`);
+  }
+  return bind(ctx, scope, scope.route.name, binding);
+}
+
+/** POST namespaces/<ns>/bindings (the pod is named by the Binding) */
+export async function handleBindingResource(ctx: ServerContext, scope: RequestScope): Promise<Response> {
+  if (scope.route.verb !== 'create') throw errors.methodNotSupported(scope.served.groupResource, scope.route.verb);
+  const binding = await readBinding(scope);
+  const name = binding.metadata?.name ?? '';
+  if (!name) throw errors.invalid({ group: '', kind: 'Binding' }, '', [fieldErrors.required('metadata.name', 'name or generateName is required')]);
+  return bind(ctx, scope, name, binding);
+}
