@@ -2,7 +2,7 @@
 // a DNS-1035 label, ports, types, session affinity, ExternalName, node ports
 // only where the type allows, and clusterIP frozen once set.
 
-import { fieldErrors, type FieldError } from '../../../../errors/field-errors';
+import { fieldErrors, goStringSlice, type FieldError } from '../../../../errors/field-errors';
 import type { KubeObject } from '../../../types';
 import { isDNS1123Label, isDNS1123Subdomain, isValidPortName, isValidPortNum } from '../../../validation/names';
 import { validateLabels } from '../../../validation/object-meta';
@@ -88,7 +88,7 @@ export function validateServiceSpec(svc: KubeObject): FieldError[] {
     }
   });
   if (spec.clusterIP !== undefined && clusterIPs.length && spec.clusterIP !== clusterIPs[0]) {
-    errs.push(fieldErrors.invalid('spec.clusterIPs', clusterIPs, 'must be empty or the first value must match spec.clusterIP'));
+    errs.push(fieldErrors.invalid('spec.clusterIPs', goStringSlice(clusterIPs), 'must be empty or the first value must match spec.clusterIP'));
   }
   if (spec.externalTrafficPolicy) {
     const accessible = type === 'LoadBalancer' || type === 'NodePort' || (type === 'ClusterIP' && arr(spec.externalIPs).length > 0);
@@ -114,7 +114,7 @@ export function validateServiceUpdate(svc: KubeObject, old: KubeObject): FieldEr
   if (spec.type !== 'ExternalName' && oldSpec.type !== 'ExternalName') {
     const now = arr(spec.clusterIPs);
     const before = arr(oldSpec.clusterIPs);
-    if (before.length > 0 && now.length > 0 && now[0] !== before[0]) errs.push(fieldErrors.invalid('spec.clusterIPs[0]', now, 'may not change once set'));
+    if (before.length > 0 && now.length > 0 && now[0] !== before[0]) errs.push(fieldErrors.invalid('spec.clusterIPs[0]', goStringSlice(now.map(String)), 'may not change once set'));
     const families = arr(spec.ipFamilies);
     const oldFamilies = arr(oldSpec.ipFamilies);
     if (oldFamilies.length > 0 && families.length > 0 && families[0] !== oldFamilies[0]) {
