@@ -112,7 +112,7 @@ export function createWebhookAuthorizer(deps: WebhookAuthorizerDeps): WebhookAut
 
   async function call(review: SubjectAccessReviewJson): Promise<unknown> {
     const controller = new AbortController();
-    let timer: number | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         controller.abort(new Error('timeout'));
