@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { parseCliArgs } from './cli-args';
 import { writeKubeconfig } from './kubeconfig';
 import { startNodeHost } from './node-host';
+import { tlsFromFlags } from './tls-flags';
 
 const USAGE = `Usage: npm run serve -- [--port 8080] [--kubeconfig ./kubeconfig] [--data-dir DIR] [kube-apiserver flags]
 
@@ -14,6 +15,8 @@ const USAGE = `Usage: npm run serve -- [--port 8080] [--kubeconfig ./kubeconfig]
   --bind-address IP   address to listen on (default 127.0.0.1)
   --kubeconfig PATH   write a kubeconfig for kubectl pointing at this server
   --data-dir DIR      keep the data in DIR across restarts (default: in memory)
+
+  --tls-cert-file F --tls-private-key-file K   serve https (the kubeconfig trusts F)
 
 Any other flag is passed to the server as kube-apiserver's flag of that name, e.g.
   --runtime-config=batch/v1=false  --feature-gates=AllowUnsafeMalformedObjectDeletion=true
@@ -33,16 +36,19 @@ async function main(): Promise<void> {
     return;
   }
 
+  const tls = tlsFromFlags(options.flags);
   const host = await startNodeHost({
     port: options.port,
     host: options.bindAddress,
     dataDir: options.dataDir ? resolve(options.dataDir) : undefined,
     flags: options.flags,
+    tls,
   });
 
   if (options.kubeconfig) {
     const path = resolve(options.kubeconfig);
-    await writeKubeconfig(path, { server: host.url });
+    // In https mode kubectl trusts the served certificate (self-signed, or its chain's PEM).
+    await writeKubeconfig(path, { server: host.url, ...(tls ? { certificateAuthorityData: tls.cert.toString() } : {}) });
     process.stdout.write(`Wrote kubeconfig to ${path}\n  try: kubectl --kubeconfig ${options.kubeconfig} get namespaces\n`);
   }
   process.stdout.write(`KubeTab API server listening on ${host.url}\n`);
