@@ -50,7 +50,7 @@ export function bootstrapController(ctx: ControllerContext, options: BootstrapOp
   const renewEvery = options.leaseRenewIntervalMs ?? LEASE_RENEW_INTERVAL_MS;
   const objects = bootstrapObjects(endpoint);
   const watched: (() => void)[] = [];
-  let renewTimer: number | undefined;
+  let renewTimer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
 
   async function ensure(r: GroupVersionResource, obj: KubeObject): Promise<void> {

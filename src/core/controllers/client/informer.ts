@@ -44,7 +44,7 @@ export class Informer {
   private readonly handlers = new Set<InformerHandlers>();
   private stopped = false;
   private stream: WatchStream | undefined;
-  private timer: number | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
   private wake: (() => void) | undefined;
   private syncedResolve!: () => void;
   private running: Promise<void> | undefined;

@@ -40,7 +40,7 @@ export function openWatch(res: Response, controller: AbortController): WatchStre
         try {
           chunk = await reader!.read();
         } catch {
-          chunk = { done: true };
+          chunk = { done: true, value: undefined };
         }
         if (chunk.done) {
           ended = true;

@@ -118,7 +118,7 @@ export function garbageCollector(ctx: ControllerContext): Controller {
       monitors.delete(key);
     }
     // Wait (bounded) for the new monitors, as kube waits for its caches before collecting.
-    let timer: number | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([Promise.all(started), new Promise<void>((resolve) => (timer = setTimeout(resolve, SYNC_TIMEOUT_MS)))]);
     clearTimeout(timer);
   }

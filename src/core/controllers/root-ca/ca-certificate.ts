@@ -51,7 +51,7 @@ export async function createCACertificate(options: CACertificateOptions): Promis
   const spki = new Uint8Array((await crypto.subtle.exportKey('spki', keys.publicKey)) as ArrayBuffer);
   const serial = crypto.getRandomValues(new Uint8Array(16));
   serial[0] = serial[0]! & 0x7f;
-  const keyId = new Uint8Array(await crypto.subtle.digest('SHA-1', publicKeyBits(spki)));
+  const keyId = new Uint8Array(await crypto.subtle.digest('SHA-1', new Uint8Array(publicKeyBits(spki))));
   const algorithm = sequence(objectIdentifier(OID.ecdsaWithSHA256));
   const extensions = sequence(
     // digitalSignature (bit 0), keyEncipherment (bit 2), keyCertSign (bit 5): 10100100, two unused bits.
@@ -70,7 +70,7 @@ export async function createCACertificate(options: CACertificateOptions): Promis
     spki,
     explicit(3, extensions),
   );
-  const signature = new Uint8Array((await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, keys.privateKey, tbs)) as ArrayBuffer);
+  const signature = new Uint8Array((await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, keys.privateKey, new Uint8Array(tbs))) as ArrayBuffer);
   return pem('CERTIFICATE', sequence(tbs, algorithm, bitString(ecdsaSignatureToDer(signature))));
 }
 

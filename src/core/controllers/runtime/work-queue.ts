@@ -26,7 +26,7 @@ export class WorkQueue {
   private readonly processing = new Set<string>();
   private readonly dirty = new Set<string>();
   private readonly failures = new Map<string, number>();
-  private readonly timers = new Map<string, { id: number; end?: () => void }>();
+  private readonly timers = new Map<string, { id: ReturnType<typeof setTimeout>; end?: () => void }>();
   private readonly ends = new Map<string, () => void>();
   private running = 0;
   private stopped = false;
