@@ -7,6 +7,7 @@
 import { parseAllDocuments } from 'yaml';
 import { errors } from '../../errors/status';
 import type { KubeObject } from '../../kinds/types';
+import { setOwn } from '../value/compare';
 
 function goKind(v: unknown): string {
   if (Array.isArray(v)) return 'array';
@@ -49,13 +50,13 @@ function jsonSafe(v: unknown): unknown {
   if (v instanceof Date) return v.toISOString().replace('.000Z', 'Z');
   if (v instanceof Map) {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of v) out[String(k)] = jsonSafe(x);
+    for (const [k, x] of v) setOwn(out, String(k), jsonSafe(x));
     return out;
   }
   if (Array.isArray(v)) return v.map(jsonSafe);
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = jsonSafe(x);
+    for (const [k, x] of Object.entries(v)) setOwn(out, k, jsonSafe(x));
     return out;
   }
   if (typeof v === 'bigint') return Number(v);

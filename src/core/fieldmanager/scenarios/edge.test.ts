@@ -205,3 +205,12 @@ describe('untyped fields (x-kubernetes-preserve-unknown-fields, RawExtension)', 
     expect(e.message).toBe('failed to merge config: .spec.extra.a: lhs: expected any scalar, got &{map[b:1]}');
   });
 });
+
+describe('hostile keys', () => {
+  it('a map key "__proto__" is an ordinary key', () => {
+    const s = widget().apply('a', JSON.parse('{"spec": {"config": {"__proto__": "x", "k": "v"}}}'));
+    expect(Object.keys(s.field('spec.config') as object)).toEqual(['__proto__', 'k']);
+    expect(Object.getPrototypeOf(s.field('spec.config'))).toBe(Object.prototype);
+    expect(JSON.stringify(s.managedFields()[0]!.fieldsV1)).toBe('{"f:spec":{"f:config":{"f:__proto__":{},"f:k":{}}}}');
+  });
+});

@@ -13,7 +13,7 @@
 
 import { elementString, equalElements, type PathElement } from '../fieldpath/element';
 import { deduceAtom, entryAtom, sameForms, type Atom, type ListAtom, type MapAtom } from '../schema/atom';
-import { isObject } from '../value/compare';
+import { isObject, setOwn } from '../value/compare';
 import { ElementMap } from './element-map';
 import type { ValidationError } from './errors';
 import { ListItemError, listItemElement } from './list-items';
@@ -76,7 +76,7 @@ function mergeMap(t: MapAtom, lhs: unknown, rhs: unknown, errs: ValidationError[
     }
     const v = mergeValues(lv, rv, childAtom, errs, `${path}.${key}`);
     if (v !== NONE) {
-      out[key] = v;
+      setOwn(out, key, v);
       any = true;
     }
   };

@@ -6,7 +6,7 @@
 import { fieldElement } from '../fieldpath/element';
 import type { FieldSet } from '../fieldpath/set';
 import { deduceAtom, entryAtom, type Atom } from '../schema/atom';
-import { isObject } from '../value/compare';
+import { isObject, setOwn } from '../value/compare';
 import { listItemElement } from './list-items';
 
 export function removeItems(value: unknown, toRemove: FieldSet, atom: Atom): unknown {
@@ -31,7 +31,7 @@ export function removeItems(value: unknown, toRemove: FieldSet, atom: Atom): unk
         const childAtom = entryAtom(a.map, key);
         if (childAtom) v = removeItems(v, sub, childAtom);
       }
-      out[key] = v;
+      setOwn(out, key, v);
       any = true;
     }
     return any ? out : null;
