@@ -90,7 +90,7 @@ function validateWebhookConfiguration(cfg: KubeObject, mutating: boolean): Field
   return errs;
 }
 
-const WEBHOOKS_TABLE = table([col('Webhooks', 'integer', 'Webhooks is a list of webhooks and the affected resources and operations.'), AGE_COLUMN], (o, now) => [arr(o.webhooks).length, age(o, now)]);
+const WEBHOOKS_TABLE = table([col('Webhooks', 'integer', 'Webhooks indicates the number of webhooks registered in this configuration'), AGE_COLUMN], (o, now) => [arr(o.webhooks).length, age(o, now)]);
 
 function webhookConfiguration(plural: string, kind: string, mutating: boolean): ResourceDefinition {
   return defineResource({

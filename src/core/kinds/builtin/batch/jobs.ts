@@ -145,8 +145,10 @@ function validateJobUpdate(job: KubeObject, old: KubeObject): FieldError[] {
   return errs;
 }
 
+/** hasJobCondition: the first condition of the type decides. */
 function hasCondition(job: KubeObject, type: string): boolean {
-  return arr(rec(job.status).conditions).some((c) => rec(c).type === type && rec(c).status === 'True');
+  const c = arr(rec(job.status).conditions).map(rec).find((x) => x.type === type);
+  return c?.status === 'True';
 }
 
 function jobStatusText(job: KubeObject): string {

@@ -109,7 +109,7 @@ function ingressAddress(ing: KubeObject): string {
 
 export const INGRESS_TABLE = table(
   [
-    col('Class', 'string', 'The name of the IngressClass resource that should be used for this Ingress.'),
+    col('Class', 'string', 'The name of the IngressClass resource that should be used for additional configuration'),
     col('Hosts', 'string', 'Hosts that incoming requests are matched against before the ingress rule'),
     col('Address', 'string', 'Address is a list containing ingress points for the load-balancer'),
     col('Ports', 'string', 'Ports of TLS configurations that open'),

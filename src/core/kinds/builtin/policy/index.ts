@@ -37,9 +37,9 @@ const intOrString = (v: unknown) => (v === undefined || v === null ? 'N/A' : Str
 
 export const PDB_TABLE = table(
   [
-    col('Min Available', 'string', 'An eviction is allowed if at least "minAvailable" pods selected by "selector" will still be available after the eviction, i.e. even in the absence of the evicted pod.  So for example you can prevent all voluntary evictions by specifying "100%".'),
-    col('Max Unavailable', 'string', 'An eviction is allowed if at most "maxUnavailable" pods selected by "selector" are unavailable after the eviction, i.e. even in absence of the evicted pod. For example, one can prevent all voluntary evictions by specifying 0. This is a mutually exclusive setting with "minAvailable".'),
-    col('Allowed Disruptions', 'integer', 'Number of pod disruptions that are currently allowed.'),
+    col('Min Available', 'string', 'The minimum number of pods that must be available.'),
+    col('Max Unavailable', 'string', 'The maximum number of pods that may be unavailable.'),
+    col('Allowed Disruptions', 'integer', 'Calculated number of pods that may be disrupted at this time.'),
     AGE_COLUMN,
   ],
   (pdb, now) => {

@@ -190,10 +190,11 @@ export const csiNodesResource: ResourceDefinition = defineResource({
 
 // ---- CSIStorageCapacity ----
 
-export const CSI_STORAGE_CAPACITY_TABLE = table(
-  [col('StorageClassName', 'string'), col('Capacity', 'string'), AGE_COLUMN],
-  (c, now) => [str(c.storageClassName), c.capacity === undefined || c.capacity === null ? '<unset>' : String(c.capacity), age(c, now)],
-);
+// printCSIStorageCapacity has no AGE column.
+export const CSI_STORAGE_CAPACITY_TABLE = table([col('StorageClassName', 'string'), col('Capacity', 'string')], (c) => [
+  str(c.storageClassName),
+  c.capacity === undefined || c.capacity === null ? '<unset>' : String(c.capacity),
+]);
 
 export const csiStorageCapacitiesResource: ResourceDefinition = defineResource({
   group: GROUP,
@@ -223,7 +224,7 @@ function validateVolumeAttachment(va: KubeObject): FieldError[] {
 }
 
 export const VOLUME_ATTACHMENT_TABLE = table(
-  [col('Attacher', 'string'), col('PV', 'string'), col('Node', 'string'), col('Attached', 'boolean'), AGE_COLUMN],
+  [{ name: 'Attacher', type: 'string', format: 'name', priority: 0 }, col('PV', 'string'), col('Node', 'string'), col('Attached', 'boolean'), AGE_COLUMN],
   (va, now) => {
     const spec = rec(va.spec);
     return [str(spec.attacher), str(rec(spec.source).persistentVolumeName), str(spec.nodeName), rec(va.status).attached === true, age(va, now)];
