@@ -35,6 +35,14 @@ describe('services', () => {
     expect(obj.status).toEqual({ loadBalancer: {} });
   });
 
+  it('gives headless selectorless services RequireDualStack with both families (as 1.32 does on single-stack clusters)', async () => {
+    const headless = await create(servicesResource, svc({ clusterIP: 'None', ports: [{ port: 80 }] }));
+    expect(headless.errors).toEqual([]);
+    expect([(headless.obj.spec as any).ipFamilyPolicy, (headless.obj.spec as any).ipFamilies, (headless.obj.spec as any).clusterIPs]).toEqual(['RequireDualStack', ['IPv4', 'IPv6'], ['None']]);
+    const withSelector = await create(servicesResource, svc({ clusterIP: 'None', selector: { app: 'db' }, ports: [{ port: 80 }] }));
+    expect([(withSelector.obj.spec as any).ipFamilyPolicy, (withSelector.obj.spec as any).ipFamilies]).toEqual(['SingleStack', ['IPv4']]);
+  });
+
   it('defaults NodePort externals and LoadBalancer node ports', async () => {
     const np = await create(servicesResource, svc({ type: 'NodePort', ports: [{ port: 80 }] }));
     expect((np.obj.spec as any).externalTrafficPolicy).toBe('Cluster');

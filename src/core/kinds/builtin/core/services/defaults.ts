@@ -49,8 +49,10 @@ export function initIPFamilyFields(svc: KubeObject): void {
     delete spec.ipFamilies;
     return;
   }
-  if (!spec.ipFamilyPolicy) spec.ipFamilyPolicy = isHeadless(spec) && Object.keys(rec(spec.selector)).length === 0 ? 'RequireDualStack' : 'SingleStack';
-  if (!arr(spec.ipFamilies).length) spec.ipFamilies = ['IPv4'];
+  // Headless and selectorless: RequireDualStack with both families, even on a single-stack cluster (kube PR 99555).
+  const headlessSelectorless = isHeadless(spec) && Object.keys(rec(spec.selector)).length === 0;
+  if (!spec.ipFamilyPolicy) spec.ipFamilyPolicy = headlessSelectorless ? 'RequireDualStack' : 'SingleStack';
+  if (!arr(spec.ipFamilies).length) spec.ipFamilies = headlessSelectorless && spec.ipFamilyPolicy !== 'SingleStack' ? ['IPv4', 'IPv6'] : ['IPv4'];
   if (spec.clusterIP && !arr(spec.clusterIPs).length) spec.clusterIPs = [spec.clusterIP];
   if (!spec.clusterIP && arr(spec.clusterIPs).length) spec.clusterIP = arr(spec.clusterIPs)[0];
 }
