@@ -3,13 +3,14 @@
 
 import { decodeBody, decodeObjectBody as decodeNegotiatedObjectBody } from './negotiation';
 import { errors } from '../errors/status';
+import { isProtobufMediaType } from '../protobuf';
 
 /** kube-apiserver's default --max-request-bytes for resource bodies (3 MiB). */
 export const MAX_REQUEST_BYTES = 3 * 1024 * 1024;
 
 export const BODY_MEDIA_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 
-export type BodyEncoding = 'json' | 'yaml';
+export type BodyEncoding = 'json' | 'yaml' | 'protobuf';
 
 /** The media type without parameters, lower case; '' when absent. */
 export function mediaTypeOf(header: string | null): string {
@@ -18,9 +19,14 @@ export function mediaTypeOf(header: string | null): string {
 }
 
 export async function readBody(request: Request, limit = MAX_REQUEST_BYTES): Promise<string> {
+  return new TextDecoder().decode(await readBodyBytes(request, limit));
+}
+
+/** The body's bytes, with the same size limit (protobuf bodies are binary). */
+export async function readBodyBytes(request: Request, limit = MAX_REQUEST_BYTES): Promise<Uint8Array> {
   const declared = Number(request.headers.get('content-length') ?? '');
   if (Number.isFinite(declared) && declared > limit) throw errors.requestEntityTooLarge(limit);
-  if (!request.body) return '';
+  if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -41,7 +47,7 @@ export async function readBody(request: Request, limit = MAX_REQUEST_BYTES): Pro
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return bytes;
 }
 
 /** Which decoder a create/update body needs, or 415. */
@@ -49,6 +55,7 @@ export function bodyEncodingFor(contentType: string | null): BodyEncoding {
   const mediaType = mediaTypeOf(contentType);
   if (mediaType === '' || mediaType === 'application/json') return 'json';
   if (mediaType === 'application/yaml') return 'yaml';
+  if (isProtobufMediaType(mediaType)) return 'protobuf';
   throw errors.unsupportedMediaType(mediaType, BODY_MEDIA_TYPES);
 }
 

@@ -24,6 +24,8 @@ import { handlePatch } from './handlers/patch';
 import { bootstrapCluster } from './bootstrap';
 import { handleOpenApi } from './openapi';
 import { subresourceHandlers, virtualHandlers } from './custom';
+// Custom resources: the customresourcedefinitions resource and the controller that serves CRDs.
+import { installCustomResources, withCustomResourceDefinitions } from '../crd';
 
 /** kube-apiserver's --etcd-compaction-interval default. */
 const DEFAULT_RETENTION_MS = 5 * 60_000;
@@ -55,7 +57,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const flags = options.flags ?? {};
   const clock = options.clock ?? systemClock();
   const featureGates = new FeatureGates(flags['feature-gates']);
-  const registry = new ResourceRegistry(builtinResources({ featureGates: featureGates.all() }), flags['runtime-config']);
+  // The built-ins plus customresourcedefinitions with the CRD strategy of src/core/crd.
+  const builtins = withCustomResourceDefinitions(builtinResources({ featureGates: featureGates.all() }));
+  const registry = new ResourceRegistry(builtins, flags['runtime-config']);
   const ctx: ServerContext = {
     store: options.store,
     clock,
@@ -80,6 +84,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   // First start: the namespaces and objects a fresh cluster has. Runs in the
   // background so the first request never waits for it.
   const bootstrapped = options.store.ready().then(() => bootstrapCluster(ctx));
+  // Custom resources: the CRD controller watches the store and serves Established CRDs through the registry.
+  const customResources = installCustomResources(ctx, builtins);
 
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
@@ -191,6 +197,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   return {
     handle,
     async close() {
+      customResources.stop();
       await bootstrapped.catch(() => undefined);
       await options.store.close();
     },

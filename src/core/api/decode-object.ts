@@ -5,11 +5,13 @@
 
 import { errors } from '../errors/status';
 import type { KubeObject } from '../kinds/types';
-import { bodyEncodingFor, decodeObjectBody, readBody } from './body';
+import { bodyEncodingFor, decodeObjectBody, readBody, readBodyBytes } from './body';
+import { canEncodeProtobuf, decodeKubernetesProtobuf } from '../protobuf';
 import type { ServerContext } from './context';
 import type { ServedResource } from './registry';
 import { strategyContext, toStorageVersion } from './resource-store';
 import { checkUnknownFields } from './field-validation';
+import { checkCustomResourceTypeMeta, isCustomResource } from '../crd/decode';
 import type { FieldValidationDirective } from './write-options';
 
 function coreGroupName(group: string): string {
@@ -21,7 +23,9 @@ function coreGroupName(group: string): string {
  * group/version/kind as defaults for missing parts; a body of another kind
  * fails conversion, one of another version of the same kind is refused.
  */
-export function checkTypeMeta(ctx: ServerContext, obj: Record<string, unknown>, served: ServedResource): void {
+export function checkTypeMeta(ctx: ServerContext, obj: Record<string, unknown>, served: ServedResource, body?: string): void {
+  // Custom resources: the CRD codec's rules (kind required, apiVersion one of the CRD's versions, wrong kind a 422).
+  if (isCustomResource(served)) return checkCustomResourceTypeMeta(obj, served, body);
   const expectedApiVersion = served.apiVersion;
   const apiVersion = typeof obj['apiVersion'] === 'string' && obj['apiVersion'] ? (obj['apiVersion'] as string) : expectedApiVersion;
   const kind = typeof obj['kind'] === 'string' && obj['kind'] ? (obj['kind'] as string) : served.definition.kind;
@@ -62,11 +66,28 @@ export async function decodeWriteBody(
   subresource: string,
 ): Promise<DecodedWrite> {
   const encoding = bodyEncodingFor(request.headers.get('content-type'));
+  if (encoding === 'protobuf') return decodeProtobufWriteBody(ctx, request, served, subresource);
   const text = await readBody(request);
   const raw = decodeObjectBody(text, encoding, served.definition.kind);
-  checkTypeMeta(ctx, raw, served);
+  checkTypeMeta(ctx, raw, served, text);
   const warnings = checkUnknownFields(served, raw, text, encoding, directive);
   return { object: prepareDecoded(ctx, served, raw as KubeObject, subresource), warnings };
+}
+
+/**
+ * A protobuf body (kubectl's typed clients send them). Built-in kinds only:
+ * kube's custom-resource handler does not list the protobuf media type.
+ * Protobuf cannot carry unknown or duplicate fields, so there are no
+ * field-validation warnings.
+ */
+async function decodeProtobufWriteBody(ctx: ServerContext, request: Request, served: ServedResource, subresource: string): Promise<DecodedWrite> {
+  if (!canEncodeProtobuf(served.apiVersion, served.definition.kind)) {
+    throw errors.unsupportedMediaType('application/vnd.kubernetes.protobuf', ['application/json', 'application/yaml']);
+  }
+  const bytes = await readBodyBytes(request);
+  const { object } = decodeKubernetesProtobuf(bytes, { group: served.group, version: served.version.name, kind: served.definition.kind });
+  checkTypeMeta(ctx, object, served);
+  return { object: prepareDecoded(ctx, served, object as KubeObject, subresource), warnings: [] };
 }
 
 /** Conversion to the storage version and scheme defaulting of an already-decoded object. */
@@ -74,4 +95,17 @@ export function prepareDecoded(ctx: ServerContext, served: ServedResource, obj: 
   const stored = toStorageVersion(served, obj);
   served.definition.strategy.default?.(stored, strategyContext(ctx, served, subresource, false));
   return stored;
+}
+
+/**
+ * Reads the body of a subresource whose kind is not the parent's (Binding,
+ * Eviction, Scale, TokenRequest, the review objects) in any encoding a
+ * client may send, without schema checks.
+ */
+export async function readTypedBody(request: Request, expected: { group: string; version: string; kind: string }): Promise<Record<string, unknown>> {
+  const encoding = bodyEncodingFor(request.headers.get('content-type'));
+  if (encoding === 'protobuf') {
+    return decodeKubernetesProtobuf(await readBodyBytes(request), expected).object;
+  }
+  return decodeObjectBody(await readBody(request), encoding, expected.kind);
 }

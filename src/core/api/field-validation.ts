@@ -10,6 +10,7 @@ import type { SchemaTable } from '../schema/types';
 import type { ServedResource } from './registry';
 import type { BodyEncoding } from './body';
 import type { FieldValidationDirective } from './write-options';
+import { decodeCustomResourceBody, isCustomResource } from '../crd/decode';
 
 export function schemaTableFor(served: ServedResource): SchemaTable {
   void served;
@@ -38,6 +39,8 @@ export function checkUnknownFields(
   encoding: BodyEncoding,
   directive: FieldValidationDirective,
 ): string[] {
+  // Custom resources: structural pruning (unknown fields as strict errors) and schema defaults, as the CRD codec does.
+  if (isCustomResource(served)) return decodeCustomResourceBody(served, obj, text, encoding === 'yaml', directive);
   const table = schemaTableFor(served);
   const root = served.version.schema;
   const problems = builtinBodyProblems(text, root, table, { yaml: encoding === 'yaml', parsed: obj });

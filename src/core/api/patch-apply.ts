@@ -11,6 +11,7 @@ import type { KubeObject } from '../kinds/types';
 import { schemaTableFor } from './field-validation';
 import type { ServedResource } from './registry';
 import type { FieldValidationDirective } from './write-options';
+import { decodePatchedCustomResource, isCustomResource } from '../crd/decode';
 
 export type { PatchKind };
 
@@ -43,6 +44,8 @@ export function applyNonApplyPatch(kind: PatchKind, original: KubeObject, body: 
     noStrategicMerge: served.definition.noStrategicMerge,
     fieldValidation: directive,
   });
+  // Custom resources: the patched object is pruned and defaulted by the CRD codec (no Go type decode).
+  if (isCustomResource(served)) return { object, warnings: decodePatchedCustomResource(served, object, strictErrors, directive) };
   const patchedJson = JSON.stringify(object);
   const problems = builtinBodyProblems(patchedJson, root, table, { parsed: object });
   if (problems.error !== undefined) throw patchInvalid(patchedJson, problems.error);

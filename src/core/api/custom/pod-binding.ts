@@ -6,7 +6,7 @@ import { rfc3339 } from '../../clock';
 import { errors } from '../../errors/status';
 import { fieldErrors } from '../../errors/field-errors';
 import type { KubeObject } from '../../kinds/types';
-import { bodyEncodingFor, decodeObjectBody, readBody } from '../body';
+import { readTypedBody } from '../decode-object';
 import type { RequestScope, ServerContext } from '../context';
 import { cloneObject } from '../object-codec';
 import { updateObject } from '../resource-store';
@@ -60,8 +60,7 @@ async function bind(ctx: ServerContext, scope: RequestScope, podName: string, bi
 }
 
 async function readBinding(scope: RequestScope): Promise<Binding> {
-  const text = await readBody(scope.request);
-  return decodeObjectBody(text, bodyEncodingFor(scope.request.headers.get('content-type')), 'Binding') as Binding;
+  return (await readTypedBody(scope.request, { group: '', version: 'v1', kind: 'Binding' })) as Binding;
 }
 
 /** POST pods/<name>/binding */

@@ -5,7 +5,7 @@
 import { errors } from '../../errors/status';
 import type { KubeObject } from '../../kinds/types';
 import { labelSelectorAsSelector } from '../../selectors';
-import { bodyEncodingFor, decodeObjectBody, readBody } from '../body';
+import { readTypedBody } from '../decode-object';
 import type { RequestScope, ServerContext } from '../context';
 import { decode, deleteObject, getObject, prefixFor } from '../resource-store';
 import { objectResponse } from '../respond';
@@ -13,8 +13,7 @@ import { objectResponse } from '../respond';
 export async function handlePodEviction(ctx: ServerContext, scope: RequestScope): Promise<Response> {
   const { route, served, request, output } = scope;
   if (request.method.toUpperCase() !== 'POST') throw errors.methodNotAllowedOnPath();
-  const text = await readBody(request);
-  const eviction = decodeObjectBody(text, bodyEncodingFor(request.headers.get('content-type')), 'Eviction') as {
+  const eviction = (await readTypedBody(request, { group: 'policy', version: 'v1', kind: 'Eviction' })) as {
     metadata?: { name?: string };
     deleteOptions?: { gracePeriodSeconds?: number; preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: string[] };
   };

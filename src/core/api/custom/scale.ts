@@ -8,7 +8,7 @@ import type { KubeObject, SubresourceDefinition } from '../../kinds/types';
 import { labelSelectorAsSelector } from '../../selectors';
 import { readBody } from '../body';
 import type { RequestScope, ServerContext } from '../context';
-import { decodeObjectBody, bodyEncodingFor } from '../body';
+import { readTypedBody } from '../decode-object';
 import { cloneObject } from '../object-codec';
 import { getObject, updateObject } from '../resource-store';
 import { objectResponse } from '../respond';
@@ -86,7 +86,8 @@ export async function handleScale(ctx: ServerContext, scope: RequestScope, sub: 
   }
   if (method !== 'PUT' && method !== 'PATCH') throw errors.methodNotAllowedOnPath();
   const options = parseWriteOptions(query, method === 'PUT' ? 'UpdateOptions' : 'PatchOptions');
-  const body = await readBody(request);
+  const patchBody = method === 'PATCH' ? await readBody(request) : '';
+  const putBody = method === 'PUT' ? await readTypedBody(request, { group: 'autoscaling', version: 'v1', kind: 'Scale' }) : undefined;
   const specPath = sub.scale?.specReplicasPath ?? '.spec.replicas';
   const patchKind = method === 'PATCH' ? patchTypeFromContentType(request.headers.get('content-type')) : undefined;
   if (patchKind === 'apply') throw errors.unsupportedMediaType('application/apply-patch+yaml', []);
@@ -103,8 +104,8 @@ export async function handleScale(ctx: ServerContext, scope: RequestScope, sub: 
         const currentScale = toScale(current, sub);
         const scale =
           patchKind !== undefined
-            ? applyPatchDetailed(patchKind, cloneObject(currentScale), body, scaleSchema).object
-            : decodeObjectBody(body, bodyEncodingFor(request.headers.get('content-type')), 'Scale');
+            ? applyPatchDetailed(patchKind, cloneObject(currentScale), patchBody, scaleSchema).object
+            : putBody!;
         const replicas = (scale['spec'] as { replicas?: unknown } | undefined)?.replicas ?? 0;
         if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
           throw errors.invalid({ group: 'autoscaling', kind: 'Scale' }, route.name, [

@@ -3,7 +3,8 @@
 import { errors, isStatusError } from '../../errors/status';
 import { fieldErrors, type FieldError } from '../../errors/field-errors';
 import type { KubeObject } from '../../kinds/types';
-import { mediaTypeOf, parseYaml, readBody } from '../body';
+import { mediaTypeOf, parseYaml, readBody, readBodyBytes } from '../body';
+import { decodeKubernetesProtobuf, isProtobufMediaType } from '../../protobuf';
 import type { RequestScope, ServerContext } from '../context';
 import { admitNamespaceDelete } from '../namespace-lifecycle';
 import { buildPredicate } from '../predicate';
@@ -27,7 +28,17 @@ export interface ParsedDeleteOptions extends DeleteInput {
 
 async function readDeleteOptions(ctx: ServerContext, request: Request, query: URLSearchParams): Promise<ParsedDeleteOptions> {
   let body: DeleteOptionsBody = {};
-  const text = await readBody(request);
+  // client-go's typed clients send DeleteOptions as protobuf ({apiVersion: <client's group version>, kind: DeleteOptions}).
+  const protobuf = isProtobufMediaType(request.headers.get('content-type'));
+  const bytes = protobuf ? await readBodyBytes(request) : undefined;
+  if (bytes && bytes.length) {
+    const decoded = decodeKubernetesProtobuf(bytes, { group: '', version: 'v1', kind: 'DeleteOptions' });
+    if (decoded.kind !== 'DeleteOptions') {
+      throw errors.badRequest(`${decoded.kind} in version "v1" cannot be handled as a DeleteOptions: converting to DeleteOptions: unknown kind`);
+    }
+    body = decoded.object as DeleteOptionsBody;
+  }
+  const text = protobuf ? '' : await readBody(request);
   if (text.trim()) {
     let parsed: unknown;
     try {
