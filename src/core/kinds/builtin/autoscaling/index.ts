@@ -157,9 +157,9 @@ export const horizontalPodAutoscalersResource: ResourceDefinition = defineResour
   },
   strategy: standardStrategy({
     namespaced: true,
-    nameRule: nameIsPathSegment,
     statusFields: ['status'],
-    initialStatus: () => ({ currentReplicas: 0, desiredReplicas: 0 }),
+    // v2's HorizontalPodAutoscalerStatus{}: only desiredReplicas is serialised when zero.
+    initialStatus: () => ({ desiredReplicas: 0 }),
     default: (o) => defaultHPA(o),
     validate: (o) => validateHPA(o),
   }),

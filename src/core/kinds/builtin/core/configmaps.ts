@@ -26,12 +26,12 @@ function validateConfigMap(cm: KubeObject): FieldError[] {
   const binaryData = rec(cm.binaryData);
   let total = 0;
   for (const key of Object.keys(data).sort()) {
-    for (const msg of isConfigMapKey(key)) errs.push(fieldErrors.invalid('data', key, msg));
+    for (const msg of isConfigMapKey(key)) errs.push(fieldErrors.invalid(`data[${key}]`, key, msg));
+    if (key in binaryData) errs.push(fieldErrors.invalid(`data[${key}]`, key, 'duplicate of key present in binaryData'));
     total += utf8Length(String(data[key] ?? ''));
   }
   for (const key of Object.keys(binaryData).sort()) {
-    for (const msg of isConfigMapKey(key)) errs.push(fieldErrors.invalid('binaryData', key, msg));
-    if (key in data) errs.push(fieldErrors.invalid('binaryData', key, 'duplicate of key present in data'));
+    for (const msg of isConfigMapKey(key)) errs.push(fieldErrors.invalid(`binaryData[${key}]`, key, msg));
     total += decodedBase64Length(String(binaryData[key] ?? '')) ?? 0;
   }
   if (total > MAX_CONFIG_SIZE) errs.push(tooLongBytes('', MAX_CONFIG_SIZE));

@@ -153,7 +153,7 @@ describe('configmaps', () => {
   it('refuses a bad key and freezes data once immutable', async () => {
     const bad = await create(configMapsResource, { metadata: { name: 'c', namespace: 'd' }, data: { 'a b': 'x' } });
     expect(bad.errors).toEqual([
-      `data: Invalid value: "a b": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`,
+      `data[a b]: Invalid value: "a b": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`,
     ]);
     const old = await stored(configMapsResource, { metadata: { name: 'c', namespace: 'd' }, data: { a: '1' }, immutable: true });
     const { errors } = await update(configMapsResource, { ...old, data: { a: '2' } }, old);

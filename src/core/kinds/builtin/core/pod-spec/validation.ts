@@ -197,6 +197,22 @@ function validateContainerCommon(c: Obj, volumes: Set<string>, path: string): Fi
   errs.push(...validateVolumeMounts(c.volumeMounts, volumes, `${path}.volumeMounts`));
   errs.push(...validateEnum(c.imagePullPolicy, `${path}.imagePullPolicy`, ['Always', 'IfNotPresent', 'Never']));
   errs.push(...validateResources(c.resources, `${path}.resources`));
+  errs.push(...validateSecurityContext(c.securityContext, `${path}.securityContext`));
+  return errs;
+}
+
+/** ValidateSecurityContext: the numeric ids and the privileged/escalation pairing. */
+function validateSecurityContext(sc: unknown, path: string): FieldError[] {
+  if (!isObj(sc)) return [];
+  const errs: FieldError[] = [];
+  for (const field of ['runAsUser', 'runAsGroup']) {
+    const v = sc[field];
+    if (typeof v === 'number' && (v < 0 || v > MAX_INT32)) errs.push(fieldErrors.invalid(`${path}.${field}`, v, inclusiveRangeError(0, MAX_INT32)));
+  }
+  if (sc.allowPrivilegeEscalation === false && sc.privileged === true) {
+    errs.push(fieldErrors.invalid(path, sc, 'cannot set `allowPrivilegeEscalation` to false and `privileged` to true'));
+  }
+  if (sc.procMount !== undefined && sc.procMount !== null) errs.push(...validateEnum(sc.procMount, `${path}.procMount`, ['Default', 'Unmasked']));
   return errs;
 }
 
@@ -380,6 +396,18 @@ export function validatePodSpec(spec: unknown, path: string, _opts: PodSpecValid
   errs.push(...volumes.errs);
   errs.push(...validateContainers(s.containers, volumes.names, `${path}.containers`));
   errs.push(...validateInitContainers(s.initContainers, s.containers, volumes.names, `${path}.initContainers`));
+  if (s.hostNetwork === true) {
+    // validatePodHostNetworkDeps: with the host's network a container port is the host port.
+    for (const field of ['containers', 'initContainers']) {
+      objs(s[field]).forEach((c, i) => {
+        objs(c.ports).forEach((p, j) => {
+          if (typeof p.hostPort === 'number' && p.hostPort !== p.containerPort) {
+            errs.push(fieldErrors.invalid(`${path}.${field}[${i}].ports[${j}].hostPort`, p.hostPort, 'must match `containerPort` when `hostNetwork` is true'));
+          }
+        });
+      });
+    }
+  }
   errs.push(...validateEnum(s.restartPolicy, `${path}.restartPolicy`, ['Always', 'OnFailure', 'Never']));
   errs.push(...validateEnum(s.dnsPolicy, `${path}.dnsPolicy`, ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None']));
   errs.push(...validateLabels(s.nodeSelector as Record<string, string> | undefined, `${path}.nodeSelector`));
