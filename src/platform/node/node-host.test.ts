@@ -63,6 +63,16 @@ describe('node host', () => {
     expect(response.status).toBe(404);
   });
 
+  it('answers a body over 3 MiB with the core\'s 413 without reading it all, and keeps serving', async () => {
+    // Issue 2, bad input: "a request over 3 MiB (as kube-apiserver)"; the adapter streams the body, the core stops reading.
+    const host = await start();
+    const big = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data: { x: 'y'.repeat(3.5 * 1024 * 1024) } });
+    const response = await fetch(`${host.url}/api/v1/namespaces/default/configmaps`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ kind: 'Status', reason: 'RequestEntityTooLarge', code: 413 });
+    expect((await fetch(`${host.url}/version`)).status).toBe(200);
+  });
+
   it('reads the history window from --etcd-compaction-interval', () => {
     expect(retentionFromFlags({})).toBe(DEFAULT_RETENTION_MS);
     expect(retentionFromFlags({ 'etcd-compaction-interval': '1m' })).toBe(60_000);
