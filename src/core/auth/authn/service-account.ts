@@ -85,6 +85,8 @@ export interface IssueOptions {
   readonly node?: ObjectRef;
   /** For tests: a fixed JTI. */
   readonly jti?: string;
+  /** Extended pod-bound tokens: the `warnafter` claim, seconds after issuing. */
+  readonly warnAfterSeconds?: number;
 }
 
 export async function issueServiceAccountToken(o: IssueOptions): Promise<{ token: string; expirationTimestamp: number }> {
@@ -100,6 +102,7 @@ export async function issueServiceAccountToken(o: IssueOptions): Promise<{ token
   }
   if (o.boundObject?.kind === 'Secret') k8s.secret = { name: o.boundObject.name, uid: o.boundObject.uid };
   k8s.serviceaccount = { name: o.serviceAccount.name, uid: o.serviceAccount.uid };
+  if (o.warnAfterSeconds) k8s.warnafter = iat + o.warnAfterSeconds;
   const jwt = new SignJWT({ 'kubernetes.io': k8s as Record<string, unknown> })
     .setProtectedHeader({ alg: signing.alg, kid: signing.kid })
     .setIssuer(o.issuer)
