@@ -117,8 +117,10 @@ export class ApiClient {
   }
 
   /** Opens a watch (?watch=1) and returns its event stream; a non-2xx answer throws. */
-  async watch(gvr: GroupVersionResource, namespace: string | undefined, query: Query): Promise<WatchStream> {
+  async watch(gvr: GroupVersionResource, namespace: string | undefined, query: Query, signal?: AbortSignal): Promise<WatchStream> {
     const controller = new AbortController();
+    if (signal?.aborted) controller.abort();
+    signal?.addEventListener('abort', () => controller.abort(), { once: true });
     const path = resourcePath(gvr, { namespace }) + queryString({ ...query, watch: 1 });
     const headers: Record<string, string> = { Accept: JSON_TYPE };
     if (this.userAgent) headers['User-Agent'] = this.userAgent;

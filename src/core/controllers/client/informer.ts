@@ -43,6 +43,7 @@ export class Informer {
   private readonly cache = new Map<string, KubeObject>();
   private readonly handlers = new Set<InformerHandlers>();
   private stopped = false;
+  private readonly aborter = new AbortController();
   private stream: WatchStream | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private wake: (() => void) | undefined;
@@ -84,6 +85,7 @@ export class Informer {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.aborter.abort();
     this.stream?.cancel();
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.wake?.();
@@ -186,7 +188,7 @@ export class Informer {
             ...this.selectors(),
             resourceVersion: rv,
             allowWatchBookmarks: true,
-          });
+          }, this.aborter.signal);
         } catch (err) {
           if (this.stopped) return;
           if (isGone(err)) break;
