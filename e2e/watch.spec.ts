@@ -44,3 +44,13 @@ test('each tab\'s watch sees every write in order, whichever tab made it', async
     expect(names).toEqual(['ADDED order-1', 'ADDED order-2', 'ADDED order-3']);
   }
 });
+
+test('the server ends a watch at its timeout and the page sees a clean end of stream', async ({ page }) => {
+  // kube-apiserver ends watches itself (timeoutSeconds, or its own limit: in the worker, before the browser's ~5 minutes).
+  await openApp(page);
+  await startWatch(page, 'timeout', 'api/v1/namespaces/default/configmaps?watch=1&timeoutSeconds=2');
+  await page.waitForFunction(() => (window as any).__watches.timeout.ended, undefined, { timeout: 15_000 });
+  const state = await page.evaluate(() => (window as any).__watches.timeout);
+  expect(state.status).toBe(200);
+  expect(state.error).toBeNull();
+});
