@@ -52,6 +52,9 @@ export { createJwtAuthenticator, jwtAuthenticatorFromOidcFlags } from './authn/j
 export { createTestIssuer, type TestIssuer } from './authn/test-issuer';
 export { constantTimeEqual } from './authn/constant-time';
 
+export { createTokenRequest, type TokenRequestDeps } from './authn/token-request';
+export { signClusterInfo, computeDetachedSignature, tokenCleanerPlan, signingToken, CLUSTER_INFO_NAME, CLUSTER_INFO_NAMESPACE } from './bootstrap-tokens/signer';
+
 // Review objects
 export { createTokenReview } from './review/token-review';
 export { createSelfSubjectReview } from './review/self-subject-review';
