@@ -53,6 +53,8 @@ export { createTestIssuer, type TestIssuer } from './authn/test-issuer';
 export { constantTimeEqual } from './authn/constant-time';
 
 export { createTokenRequest, type TokenRequestDeps } from './authn/token-request';
+export { createX509Authenticator, createRequestHeaderAuthenticator, type RequestHeaderConfig } from './authn/x509-and-proxy';
+export { createTokenWebhookAuthenticator, type TokenWebhookDeps } from './authn/token-webhook';
 export { signClusterInfo, computeDetachedSignature, tokenCleanerPlan, signingToken, CLUSTER_INFO_NAME, CLUSTER_INFO_NAMESPACE } from './bootstrap-tokens/signer';
 
 // Review objects

@@ -314,8 +314,14 @@ export interface AuthnRequest {
   /** All values of a header that may repeat (Impersonate-Group). */
   headerValues(name: string): readonly string[];
   readonly path: string;
-  /** Verified client certificate, when the host terminated TLS and checked it. */
+  /** Client certificate verified by the host against --client-ca-file. */
   readonly clientCertificate?: { readonly commonName: string; readonly organizations: readonly string[] };
+  /**
+   * The authenticating proxy's certificate, verified by the host against
+   * --requestheader-client-ca-file (under Node from TLS, in the browser from the
+   * header reserved for it). Absent: request headers are not trusted.
+   */
+  readonly requestHeaderCertificate?: { readonly commonName: string };
 }
 
 /** authenticator.Response plus how it was decided, for the trace and the audit log. */
