@@ -57,8 +57,10 @@ function median(samples: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-function measure(label: string, fn: () => unknown, iterations = 20_000): { label: string; medianUs: number; p99Us: number } {
-  for (let i = 0; i < 2_000; i++) fn(); // warm-up
+const QUICK = typeof process !== 'undefined' && process.env.BENCH_QUICK === '1';
+
+function measure(label: string, fn: () => unknown, iterations = QUICK ? 2_000 : 20_000): { label: string; medianUs: number; p99Us: number } {
+  for (let i = 0; i < (QUICK ? 200 : 2_000); i++) fn(); // warm-up
   // Time batches of 10 to stay above the timer's resolution.
   const batch = 10;
   const samples: number[] = [];
