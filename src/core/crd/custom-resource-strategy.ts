@@ -15,6 +15,7 @@ import { finalizerWarnings, validateObjectMeta, validateObjectMetaUpdate } from 
 import { applyDefaults, pruneNonNullableNullsWithoutDefaults } from '../schema/defaults';
 import { validateCustomResource, validateListSetsAndMaps } from '../schema/typecheck';
 import type { SchemaNode } from '../schema/types';
+import { validateRules } from './cel-rules';
 
 export interface ScalePaths {
   readonly specReplicasPath: string;
@@ -28,6 +29,8 @@ export interface CustomResourceInfo {
   readonly namespaced: boolean;
   /** Schema per served version name. */
   readonly schemas: ReadonlyMap<string, SchemaNode>;
+  /** The versions' openAPIV3Schema as written (for x-kubernetes-validations). */
+  readonly rawSchemas?: ReadonlyMap<string, unknown>;
   readonly storageVersion: string;
   readonly statusEnabled: boolean;
   readonly scale?: ScalePaths;
@@ -137,6 +140,7 @@ function withoutMetadata(obj: KubeObject): Record<string, unknown> {
 
 export function customResourceStrategy(info: CustomResourceInfo): Strategy {
   const schemaFor = (ctx: StrategyContext): SchemaNode | undefined => info.schemas.get(ctx.requestVersion) ?? info.schemas.get(info.storageVersion);
+  const rawSchemaFor = (ctx: StrategyContext): unknown => info.rawSchemas?.get(ctx.requestVersion) ?? info.rawSchemas?.get(info.storageVersion);
   /** OpenAPI schema errors, and separately the x-kubernetes-list-type uniqueness errors (kube reports them last). */
   const schemaErrors = (obj: KubeObject, ctx: StrategyContext): { openapi: FieldError[]; lists: FieldError[] } => {
     const schema = schemaFor(ctx);
@@ -184,13 +188,14 @@ export function customResourceStrategy(info: CustomResourceInfo): Strategy {
     },
     validate(obj, ctx) {
       const { openapi, lists } = schemaErrors(obj, ctx);
-      return [
+      const errs = [
         ...validateObjectMeta(obj.metadata, info.namespaced, nameIsDNSSubdomain),
         ...openapi,
         ...validateScaleSpec(obj, info.scale),
         ...validateScaleStatus(obj, info.scale),
         ...lists,
       ];
+      return [...errs, ...validateRules(obj, rawSchemaFor(ctx), undefined, errs)];
     },
     validateUpdate(obj, old, ctx) {
       const { openapi, lists } = schemaErrors(obj, ctx);
@@ -199,7 +204,7 @@ export function customResourceStrategy(info: CustomResourceInfo): Strategy {
       errs.push(...validateScaleStatus(obj, info.scale));
       // Ratcheting: list uniqueness is only enforced when the stored object kept it.
       if (schemaErrors(old, ctx).lists.length === 0) errs.push(...lists);
-      return errs;
+      return [...errs, ...validateRules(obj, rawSchemaFor(ctx), old, errs)];
     },
     warningsOnCreate(obj) {
       return finalizerWarnings(obj.metadata?.finalizers);

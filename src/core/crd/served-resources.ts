@@ -78,7 +78,11 @@ export function servedDefinitionsFor(crd: CustomResourceDefinition): ResourceDef
   const storage = versions.find((v) => v.storage)?.name ?? versions[0]?.name;
   if (!plural || !kind || !storage) return [];
   const schemas = new Map<string, SchemaNode>();
-  for (const v of versions) schemas.set(v.name!, fromJSONSchemaProps(v.schema?.openAPIV3Schema));
+  const rawSchemas = new Map<string, unknown>();
+  for (const v of versions) {
+    schemas.set(v.name!, fromJSONSchemaProps(v.schema?.openAPIV3Schema));
+    rawSchemas.set(v.name!, v.schema?.openAPIV3Schema);
+  }
   const terminating = isConditionTrue(crd, TERMINATING);
   const namespaced = spec.scope !== 'Cluster';
 
@@ -115,7 +119,7 @@ export function servedDefinitionsFor(crd: CustomResourceDefinition): ResourceDef
       verbs: VERBS,
       versions: versionDefs,
       ...(defs.length ? { subresources: defs } : {}),
-      strategy: customResourceStrategy({ group, plural, namespaced, schemas, storageVersion: storage, statusEnabled: status, scale, terminating }),
+      strategy: customResourceStrategy({ group, plural, namespaced, schemas, rawSchemas, storageVersion: storage, statusEnabled: status, scale, terminating }),
       ...(selectors ? { fieldSelectors: selectors } : {}),
       noStrategicMerge: true,
       convert(obj: KubeObject, toVersion: string): KubeObject {
