@@ -217,3 +217,32 @@ describe('deleting a CRD', () => {
     expect((await t.get(CRONTABS)).status).toBe(404);
   });
 });
+
+describe('a server starting on a store that already has CRDs', () => {
+  it('serves their custom resources without any new write', async () => {
+    const { openStore } = await import('../../storage/mvcc-store');
+    const { createApiServer } = await import('../../server');
+    const { manualClock } = await import('../../clock');
+    const clock = manualClock();
+    const store = await openStore({ clock });
+    const first = await createApiServer({ store, clock, host: 'node' });
+    const send = (server: typeof first, method: string, path: string, body?: unknown) =>
+      server.handle(new Request(`http://kubetab.test${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }));
+    await eventually(async () => expect((await send(first, 'GET', '/api/v1/namespaces/default')).status).toBe(200));
+    expect((await send(first, 'POST', CRDS, cronTabCrd())).status).toBe(201);
+    await eventually(async () => expect((await send(first, 'GET', CRONTABS)).status).toBe(200));
+    expect((await send(first, 'POST', CRONTABS, cronTab('kept'))).status).toBe(201);
+    const revision = store.currentRevision();
+
+    const second = await createApiServer({ store, clock, host: 'node' });
+    const got = await eventually(async () => {
+      const res = await send(second, 'GET', `${CRONTABS}/kept`);
+      expect(res.status).toBe(200);
+      return (await res.json()) as { spec: { cronSpec: string } };
+    });
+    expect(got.spec.cronSpec).toBe('* * * * */5');
+    // Nothing was rewritten: the CRD's status was already complete.
+    expect(store.currentRevision()).toBe(revision);
+    await second.close();
+  });
+});
