@@ -51,7 +51,7 @@ export async function startTestServer(flags: Record<string, string> = {}, clock:
   for (let i = 0; i < 200; i++) {
     const res = await server.handle(new Request(`${BASE}/api/v1/namespaces/default`));
     if (res.status === 200) break;
-    await new Promise((r) => setTimeout(r, 5));
+    await new Promise<void>((resolve) => setTimeout(() => resolve(), 5));
   }
   async function request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse> {
     const init: RequestInit = { method, headers: { ...headers } };

@@ -83,7 +83,10 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   });
   // First start: the namespaces and objects a fresh cluster has. Runs in the
   // background so the first request never waits for it.
-  const bootstrapped = options.store.ready().then(() => bootstrapCluster(ctx));
+  let bootstrapDone = false;
+  const bootstrapped = options.store.ready().then(() => bootstrapCluster(ctx)).then(() => {
+    bootstrapDone = true;
+  });
   // Custom resources: the CRD controller watches the store and serves Established CRDs through the registry.
   const customResources = installCustomResources(ctx, builtins);
 
@@ -112,6 +115,14 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
 
   async function dispatch(scope: RequestScope, route: ResourceRoute): Promise<Response> {
     const verbs = scope.served.definition.verbs;
+    // Scope: a cluster-scoped resource has no namespaced paths; a namespaced one has only list and watch across namespaces.
+    const namespaced = scope.served.definition.namespaced;
+    const isNamespaceObject = scope.served.group === '' && scope.served.definition.plural === 'namespaces';
+    if (!namespaced && route.namespace && !isNamespaceObject) throw errors.pathNotFound();
+    if (namespaced && !route.namespace) {
+      if (route.name) throw errors.pathNotFound();
+      if (route.verb !== 'list' && route.verb !== 'watch') throw errors.methodNotAllowedOnPath();
+    }
     const allowed = (verb: string) => {
       if (!verbs.includes(verb as never)) throw errors.methodNotSupported(scope.served.groupResource, verb);
     };
@@ -162,7 +173,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   async function handleNonResource(request: Request, url: URL, outputRequest: OutputRequest): Promise<Response> {
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const method = request.method.toUpperCase();
-    const health = handleHealth(ctx, path, url.searchParams, () => storeReady);
+    const health = handleHealth(ctx, path, url.searchParams, { storeReady: () => storeReady, bootstrapped: () => bootstrapDone });
     if (health) return method === 'GET' || method === 'HEAD' ? health : Promise.reject(errors.methodNotAllowedOnPath());
     if (path.startsWith('/openapi')) return handleOpenApi(ctx, request, url);
     if (method !== 'GET' && method !== 'HEAD') {

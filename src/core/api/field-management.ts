@@ -1,36 +1,46 @@
 // Managed fields on every write: who changed which field. The handlers call
-// this hook just before validation with the object to be stored and the
+// the hook just before validation with the object to be stored and the
 // stored one; the server-side-apply machinery (src/core/fieldmanager) does
 // the bookkeeping.
 
+import { rfc3339 } from '../clock';
+import { customResourceFieldManagerSchema } from '../crd';
+import { managerOrUserAgent, updateManagedFields, type FieldManagerSchema } from '../fieldmanager';
 import type { KubeObject } from '../kinds/types';
+import { getBuiltinSchemaTable } from '../schema/builtin-table';
 import type { ServerContext } from './context';
 import type { ServedResource } from './registry';
 
 /**
- * The manager of a write that names none: the User-Agent's product (the part
- * before the first '/'), printable characters only, at most 128 bytes, as
- * kube-apiserver derives it.
+ * The manager of a write: ?fieldManager, else the User-Agent's product (the
+ * part before the first '/', printable characters only, at most 128 bytes).
  */
 export function fieldManagerName(explicit: string | undefined, userAgent: string | null): string {
-  if (explicit) return explicit;
-  const product = (userAgent ?? '').split('/')[0] ?? '';
-  let out = '';
-  for (const ch of product) {
-    const code = ch.codePointAt(0)!;
-    if (code < 0x20 || code === 0x7f) continue;
-    if (new TextEncoder().encode(out + ch).length > 128) break;
-    out += ch;
-  }
-  return out;
+  return managerOrUserAgent(explicit, userAgent);
+}
+
+export function fieldManagerSchema(served: ServedResource): FieldManagerSchema {
+  return customResourceFieldManagerSchema(served) ?? { root: served.version.schema, table: getBuiltinSchemaTable() };
 }
 
 export type BeforeValidate = (obj: KubeObject, old: KubeObject | undefined) => void;
 
+/** Records the write's changes under `manager` (an Update entry). Updates never conflict. */
 export function managedFieldsHook(ctx: ServerContext, served: ServedResource, manager: string, subresource: string): BeforeValidate {
-  void ctx;
-  void served;
-  void manager;
-  void subresource;
-  return () => undefined;
+  return (obj, old) => {
+    const updated = updateManagedFields({
+      live: old,
+      updated: obj,
+      manager,
+      apiVersion: served.apiVersion,
+      kind: served.definition.kind,
+      subresource,
+      now: rfc3339(ctx.clock.now()),
+      schema: fieldManagerSchema(served),
+    });
+    const managedFields = updated.metadata?.managedFields;
+    if (!obj.metadata) obj.metadata = {};
+    if (managedFields && managedFields.length) obj.metadata.managedFields = managedFields;
+    else delete obj.metadata.managedFields;
+  };
 }

@@ -39,7 +39,18 @@ interface Check {
   healthy(ctx: ServerContext): boolean;
 }
 
-function checksFor(endpoint: HealthEndpoint, storeReady: () => boolean): Check[] {
+/** Start-up progress the checks report on. */
+export interface StartupState {
+  storeReady(): boolean;
+  /** The objects of a fresh cluster exist (system namespaces, default RBAC, priority classes, …). */
+  bootstrapped(): boolean;
+}
+
+/** Post-start hooks that only pass once the bootstrap objects exist. */
+const BOOTSTRAP_HOOKS = new Set(['start-system-namespaces-controller', 'rbac/bootstrap-roles', 'scheduling/bootstrap-system-priority-classes', 'bootstrap-controller']);
+
+function checksFor(endpoint: HealthEndpoint, state: StartupState): Check[] {
+  const storeReady = () => state.storeReady();
   const ok = () => true;
   const checks: Check[] = [
     { name: 'ping', healthy: ok },
@@ -48,7 +59,9 @@ function checksFor(endpoint: HealthEndpoint, storeReady: () => boolean): Check[]
   ];
   if (endpoint === 'readyz') checks.push({ name: 'etcd-readiness', healthy: storeReady });
   if (endpoint === 'readyz') checks.push({ name: 'informer-sync', healthy: storeReady });
-  for (const hook of POST_START_HOOKS) checks.push({ name: `poststarthook/${hook}`, healthy: ok });
+  for (const hook of POST_START_HOOKS) {
+    checks.push({ name: `poststarthook/${hook}`, healthy: BOOTSTRAP_HOOKS.has(hook) ? () => state.bootstrapped() : ok });
+  }
   checks.push({ name: 'autoregister-completion', healthy: ok });
   checks.push({ name: 'poststarthook/apiservice-openapi-controller', healthy: ok });
   checks.push({ name: 'poststarthook/apiservice-openapiv3-controller', healthy: ok });
@@ -57,11 +70,11 @@ function checksFor(endpoint: HealthEndpoint, storeReady: () => boolean): Check[]
 }
 
 /** Answers a health path; undefined when the path is not a health path. */
-export function handleHealth(ctx: ServerContext, pathname: string, query: URLSearchParams, storeReady: () => boolean): Response | undefined {
+export function handleHealth(ctx: ServerContext, pathname: string, query: URLSearchParams, state: StartupState): Response | undefined {
   const match = /^\/(healthz|livez|readyz)(?:\/(.+))?$/.exec(pathname);
   if (!match) return undefined;
   const endpoint = match[1] as HealthEndpoint;
-  const checks = checksFor(endpoint, storeReady);
+  const checks = checksFor(endpoint, state);
   const single = match[2];
   if (single) {
     const check = checks.find((c) => c.name === single);

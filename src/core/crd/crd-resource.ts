@@ -88,9 +88,8 @@ const strategy: Strategy = {
     );
   },
   allowCreateOnUpdate: false,
-  // kube: false (a PUT must name a resourceVersion). Kept true while the PATCH handler sends
-  // patches without a resourceVersion through the unconditional-update check; see the report.
-  allowUnconditionalUpdate: true,
+  // As kube: a PUT must name a resourceVersion (422 otherwise); patches apply to the version they were computed on.
+  allowUnconditionalUpdate: false,
 };
 
 /** The customresourcedefinitions resource as a 1.32 server serves it (default table: Name, Created At). */

@@ -213,9 +213,8 @@ export function customResourceStrategy(info: CustomResourceInfo): Strategy {
       return finalizerWarnings(obj.metadata?.finalizers, old.metadata?.finalizers);
     },
     allowCreateOnUpdate: false,
-    // kube: false (a PUT must name a resourceVersion). Kept true while the PATCH handler sends
-    // patches without a resourceVersion through the unconditional-update check; see the report.
-    allowUnconditionalUpdate: true,
+    // As kube: a PUT must name a resourceVersion (422 otherwise); patches apply to the version they were computed on.
+    allowUnconditionalUpdate: false,
   };
 }
 

@@ -160,8 +160,7 @@ export async function handleCustomResourceScale(ctx: ServerContext, scope: Reque
         const meta = next['metadata'] as Record<string, unknown>;
         const rv = scale.metadata?.resourceVersion;
         // A resourceVersion in the Scale is a precondition; without one the write applies to the current object.
-        if (rv) meta['resourceVersion'] = rv;
-        else delete meta['resourceVersion'];
+        meta['resourceVersion'] = rv || current.metadata?.resourceVersion;
         return next as KubeObject;
       },
     },

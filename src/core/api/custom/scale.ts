@@ -115,7 +115,8 @@ export async function handleScale(ctx: ServerContext, scope: RequestScope, sub: 
         const next = cloneObject(current) as Record<string, unknown>;
         writePath(next, specPath, replicas);
         const rv = (scale['metadata'] as { resourceVersion?: string } | undefined)?.resourceVersion;
-        (next['metadata'] as Record<string, unknown>)['resourceVersion'] = patchKind !== undefined ? undefined : rv;
+        // A PUT names the version it read (409 when stale); a patch applies to the version it was computed on.
+        (next['metadata'] as Record<string, unknown>)['resourceVersion'] = patchKind !== undefined ? current.metadata?.resourceVersion : rv;
         return next as KubeObject;
       },
     },

@@ -60,8 +60,9 @@ export async function handlePatch(ctx: ServerContext, scope: RequestScope): Prom
             fieldErrors.invalid('metadata.name', next.metadata?.name ?? '', 'field is immutable'),
           ]);
         }
-        // Without a resourceVersion of its own the patch applies to whatever is current (retried on conflict).
-        if (!conditional && next.metadata) delete next.metadata.resourceVersion;
+        // Without a resourceVersion of its own the patch applies to the object it was computed on
+        // (re-applied to the fresh object when a concurrent write wins the compare-and-swap).
+        if (!conditional && next.metadata) next.metadata.resourceVersion = current.metadata?.resourceVersion;
         return status ? mergeSubresourceUpdate(status, next, current) : preserveSubresourceFields(served, next, current);
       },
     },
