@@ -90,7 +90,7 @@ function validateWebhookConfiguration(cfg: KubeObject, mutating: boolean): Field
   return errs;
 }
 
-const WEBHOOKS_TABLE = table([col('Webhooks', 'integer', 'Webhooks indicates the number of webhooks registered in this configuration'), AGE_COLUMN], (o, now) => [arr(o.webhooks).length, age(o, now)]);
+const WEBHOOKS_TABLE = table([col('Webhooks', 'integer', 'How many webhooks this configuration holds'), AGE_COLUMN], (o, now) => [arr(o.webhooks).length, age(o, now)]);
 
 function webhookConfiguration(plural: string, kind: string, mutating: boolean): ResourceDefinition {
   return defineResource({
@@ -181,12 +181,12 @@ function paramRef(b: KubeObject): string {
 }
 
 const VAP_TABLE: TableDefinition = table(
-  [col('Validations', 'integer', 'Validations contain CEL expressions which is used to apply the validation. Validations and AuditAnnotations may not both be empty; a minimum of one Validations or AuditAnnotations is required.'), col('ParamKind', 'string', 'ParamKind specifies the kind of resources used to parameterize this policy. If absent, there are no parameters for this policy and the param CEL variable will not be provided to validation expressions. If ParamKind refers to a non-existent kind, this policy definition is mis-configured and the FailurePolicy is applied. If paramKind is specified but paramRef is unset in ValidatingAdmissionPolicyBinding, the params variable will be null.'), AGE_COLUMN],
+  [col('Validations', 'integer', 'How many CEL validations the policy has'), col('ParamKind', 'string', 'Kind of the parameter resource, if any'), AGE_COLUMN],
   (p, now) => [arr(rec(p.spec).validations).length, paramKind(p), age(p, now)],
 );
 const MAP_TABLE: TableDefinition = table([col('Mutations', 'integer'), col('ParamKind', 'string'), AGE_COLUMN], (p, now) => [arr(rec(p.spec).mutations).length, paramKind(p), age(p, now)]);
 const BINDING_TABLE: TableDefinition = table(
-  [col('PolicyName', 'string', 'PolicyName references a ValidatingAdmissionPolicy name which the ValidatingAdmissionPolicyBinding binds to. If the referenced resource does not exist, this binding is considered invalid and will be ignored Required.'), col('ParamRef', 'string', 'paramRef specifies the parameter resource used to configure the admission control policy. It should point to a resource of the type specified in ParamKind of the bound ValidatingAdmissionPolicy. If the policy specifies a ParamKind and the resource referred to by ParamRef does not exist, this binding is considered mis-configured and the FailurePolicy of the ValidatingAdmissionPolicy applied. If the policy does not specify a ParamKind then this field is ignored, and the rules are evaluated without a param.'), AGE_COLUMN],
+  [col('PolicyName', 'string', 'Name of the policy this binding applies'), col('ParamRef', 'string', 'Parameter resource this binding uses, if any'), AGE_COLUMN],
   (b, now) => [str(rec(b.spec).policyName), paramRef(b), age(b, now)],
 );
 

@@ -40,7 +40,7 @@ function validateAPIService(s: KubeObject): FieldError[] {
 }
 
 export const API_SERVICE_TABLE = table(
-  [col('Service', 'string', 'The reference to the service that hosts this API endpoint.'), col('Available', 'string', 'Whether this service is available.'), AGE_COLUMN],
+  [col('Service', 'string', 'Namespace/name of the backing service, or Local'), col('Available', 'string', 'Whether the API service is reachable'), AGE_COLUMN],
   (s, now) => {
     const svc = rec(s.spec).service;
     const service = svc === undefined || svc === null ? 'Local' : `${str(rec(svc).namespace)}/${str(rec(svc).name)}`;

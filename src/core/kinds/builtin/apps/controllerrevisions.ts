@@ -25,7 +25,7 @@ export function controllerOf(obj: KubeObject): string {
 }
 
 export const CONTROLLER_REVISION_TABLE = table(
-  [col('Controller', 'string', 'Controller of the object'), col('Revision', 'string', 'Revision indicates the revision of the state represented by Data.'), AGE_COLUMN],
+  [col('Controller', 'string', 'Kind/name of the owning controller'), col('Revision', 'string', 'Revision number of this snapshot'), AGE_COLUMN],
   (cr, now) => [controllerOf(cr), num(cr.revision), age(cr, now)],
 );
 

@@ -83,16 +83,16 @@ function validateDaemonSet(ds: KubeObject): FieldError[] {
 
 export const DAEMON_SET_TABLE = table(
   [
-    col('Desired', 'integer', 'The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod). More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/'),
-    col('Current', 'integer', 'The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod. More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/'),
-    col('Ready', 'integer', 'numberReady is the number of nodes that should be running the daemon pod and have one or more of the daemon pod running with a Ready Condition.'),
-    col('Up-to-date', 'integer', 'The total number of nodes that are running updated daemon pod'),
-    col('Available', 'integer', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)'),
-    col('Node Selector', 'string', 'NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node\'s labels for the pod to be scheduled on that node. More info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/'),
+    col('Desired', 'integer', 'Nodes that should run a daemon pod'),
+    col('Current', 'integer', 'Nodes running a daemon pod that should'),
+    col('Ready', 'integer', 'Nodes whose daemon pod is ready'),
+    col('Up-to-date', 'integer', 'Nodes running the current template'),
+    col('Available', 'integer', 'Nodes whose daemon pod is available'),
+    col('Node Selector', 'string', 'Node labels the daemon pods require'),
     AGE_COLUMN,
-    wide('Containers', 'string', 'Names of each container in the template.'),
-    wide('Images', 'string', 'Images referenced by each container in the template.'),
-    wide('Selector', 'string', 'A label query over pods that are managed by the daemon set. Must match in order to be controlled. It must match the pod template\'s labels. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors'),
+    wide('Containers', 'string', 'Container names of the pod template'),
+    wide('Images', 'string', 'Container images of the pod template'),
+    wide('Selector', 'string', 'Label selector of the managed pods'),
   ],
   (ds, now) => {
     const spec = rec(ds.spec);

@@ -106,13 +106,13 @@ function validateDeploymentSpec(d: KubeObject): FieldError[] {
 
 export const DEPLOYMENT_TABLE = table(
   [
-    col('Ready', 'string', 'Number of the pod with ready state'),
-    col('Up-to-date', 'string', 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.'),
-    col('Available', 'string', 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.'),
+    col('Ready', 'string', 'Ready pods out of desired replicas'),
+    col('Up-to-date', 'string', 'Pods running the current template'),
+    col('Available', 'string', 'Pods available for at least minReadySeconds'),
     AGE_COLUMN,
-    wide('Containers', 'string', 'Names of each container in the template.'),
-    wide('Images', 'string', 'Images referenced by each container in the template.'),
-    wide('Selector', 'string', 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.'),
+    wide('Containers', 'string', 'Container names of the pod template'),
+    wide('Images', 'string', 'Container images of the pod template'),
+    wide('Selector', 'string', 'Label selector of the managed pods'),
   ],
   (d, now) => {
     const spec = rec(d.spec);

@@ -29,13 +29,13 @@ function validateReplicaSet(rs: KubeObject): FieldError[] {
 
 export const REPLICA_SET_TABLE = table(
   [
-    col('Desired', 'integer', 'Number of desired pods. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller/#what-is-a-replicationcontroller'),
-    col('Current', 'integer', 'Replicas is the most recently observed number of replicas. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller/#what-is-a-replicationcontroller'),
-    col('Ready', 'integer', 'readyReplicas is the number of pods targeted by this ReplicaSet with a Ready Condition.'),
+    col('Desired', 'integer', 'Replicas asked for in the spec'),
+    col('Current', 'integer', 'Replicas last observed'),
+    col('Ready', 'integer', 'Replicas that are ready'),
     AGE_COLUMN,
-    wide('Containers', 'string', 'Names of each container in the template.'),
-    wide('Images', 'string', 'Images referenced by each container in the template.'),
-    wide('Selector', 'string', 'Selector is a label query over pods that should match the replica count. Label keys and values that must match in order to be controlled by this replica set. It must match the pod template\'s labels. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors'),
+    wide('Containers', 'string', 'Container names of the pod template'),
+    wide('Images', 'string', 'Container images of the pod template'),
+    wide('Selector', 'string', 'Label selector of the managed pods'),
   ],
   (rs, now) => {
     const spec = rec(rs.spec);

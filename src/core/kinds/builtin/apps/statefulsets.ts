@@ -108,10 +108,10 @@ function validateStatefulSetUpdate(ss: KubeObject, old: KubeObject): FieldError[
 
 export const STATEFUL_SET_TABLE = table(
   [
-    col('Ready', 'string', 'Number of the pod with ready state'),
+    col('Ready', 'string', 'Ready pods out of desired replicas'),
     AGE_COLUMN,
-    wide('Containers', 'string', 'Names of each container in the template.'),
-    wide('Images', 'string', 'Images referenced by each container in the template.'),
+    wide('Containers', 'string', 'Container names of the pod template'),
+    wide('Images', 'string', 'Container images of the pod template'),
   ],
   (ss, now) => {
     const spec = rec(ss.spec);

@@ -123,11 +123,11 @@ function hpaTargets(hpa: KubeObject): string {
 
 export const HPA_TABLE = table(
   [
-    col('Reference', 'string', 'reference to scaled resource; horizontal pod autoscaler will learn the current resource consumption and will set the desired number of pods by using its Scale subresource.'),
-    col('Targets', 'string', 'metrics contains the specifications for which to use to calculate the desired replica count (the maximum replica count across all metrics will be used).  The desired replica count is calculated multiplying the ratio between the target value and the current value by the current number of pods.  Ergo, metrics used must decrease as the pod count is increased, and vice-versa.  See the individual metric source types for more information about how each type of metric must respond. If not set, the default metric will be set to 80% average CPU utilization.'),
-    col('MinPods', 'string', 'minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the alpha feature gate HPAScaleToZero is enabled and at least one Object or External metric is configured.  Scaling is active as long as at least one metric value is available.'),
-    col('MaxPods', 'string', 'maxReplicas is the upper limit for the number of replicas to which the autoscaler can scale up. It cannot be less that minReplicas.'),
-    col('Replicas', 'string', 'currentReplicas is current number of replicas of pods managed by this autoscaler, as last seen by the autoscaler.'),
+    col('Reference', 'string', 'Kind/name of the scaled workload'),
+    col('Targets', 'string', 'Current and target metric values'),
+    col('MinPods', 'string', 'Lowest replica count allowed'),
+    col('MaxPods', 'string', 'Highest replica count allowed'),
+    col('Replicas', 'string', 'Replica count last seen'),
     AGE_COLUMN,
   ],
   (hpa, now) => {

@@ -77,15 +77,15 @@ function validateCronJob(cj: KubeObject): FieldError[] {
 
 export const CRONJOB_TABLE = table(
   [
-    col('Schedule', 'string', 'The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.'),
-    col('Timezone', 'string', 'The time zone name for the given schedule, see https://en.wikipedia.org/wiki/List_of_tz_database_time_zones. If not specified, this will default to the time zone of the kube-controller-manager process. The set of valid time zone names and the time zone offset is loaded from the system-wide time zone database by the API server during CronJob validation and the controller manager during execution. If no system-wide time zone database can be found a bundled version of the database is used instead. If the time zone name becomes invalid during the lifetime of a CronJob or due to a change in host configuration, the controller will stop creating new new Jobs and will create a system event with the reason UnknownTimeZone. More information can be found in https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/#time-zones'),
-    col('Suspend', 'boolean', 'This flag tells the controller to suspend subsequent executions, it does not apply to already started executions.  Defaults to false.'),
-    col('Active', 'integer', 'A list of pointers to currently running jobs.'),
-    col('Last Schedule', 'string', 'Information when was the last time the job was successfully scheduled.'),
+    col('Schedule', 'string', 'Cron schedule'),
+    col('Timezone', 'string', 'Time zone of the schedule'),
+    col('Suspend', 'boolean', 'Whether new runs are held back'),
+    col('Active', 'integer', 'How many jobs are running'),
+    col('Last Schedule', 'string', 'Time since the last scheduled run'),
     AGE_COLUMN,
-    wide('Containers', 'string', 'Names of each container in the template.'),
-    wide('Images', 'string', 'Images referenced by each container in the template.'),
-    wide('Selector', 'string', 'A label query over pods that should match the pod count. Normally, the system sets this field for you. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors'),
+    wide('Containers', 'string', 'Container names of the job template'),
+    wide('Images', 'string', 'Container images of the job template'),
+    wide('Selector', 'string', 'Label selector of the job pods'),
   ],
   (cj, now) => {
     const spec = rec(cj.spec);

@@ -163,13 +163,13 @@ function jobStatusText(job: KubeObject): string {
 
 export const JOB_TABLE = table(
   [
-    col('Status', 'string', 'Status of the job.'),
-    col('Completions', 'string', 'The number of pods which reached phase Succeeded. The value increases monotonically for a given spec. However, it may decrease in reaction to scale down of elastic indexed jobs.'),
-    col('Duration', 'string', 'Time required to complete the job.'),
+    col('Status', 'string', 'Summary state of the job'),
+    col('Completions', 'string', 'Succeeded pods out of completions wanted'),
+    col('Duration', 'string', 'How long the job has run or ran'),
     AGE_COLUMN,
-    wide('Containers', 'string', 'Names of each container in the template.'),
-    wide('Images', 'string', 'Images referenced by each container in the template.'),
-    wide('Selector', 'string', 'A label query over pods that should match the pod count. Normally, the system sets this field for you. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors'),
+    wide('Containers', 'string', 'Container names of the pod template'),
+    wide('Images', 'string', 'Container images of the pod template'),
+    wide('Selector', 'string', 'Label selector of the job pods'),
   ],
   (job, now) => {
     const spec = rec(job.spec);

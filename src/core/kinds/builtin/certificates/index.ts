@@ -92,10 +92,10 @@ function csrCondition(csr: KubeObject): string {
 export const CSR_TABLE = table(
   [
     AGE_COLUMN,
-    col('SignerName', 'string', 'Name of the signer'),
-    col('Requestor', 'string', 'Name of the user requesting the certificate'),
-    col('RequestedDuration', 'string', 'Duration of the requested certificate'),
-    col('Condition', 'string', 'State of the request'),
+    col('SignerName', 'string', 'Signer asked to sign'),
+    col('Requestor', 'string', 'User who made the request'),
+    col('RequestedDuration', 'string', 'Validity asked for the certificate'),
+    col('Condition', 'string', 'Approval and issue state'),
   ],
   (csr, now) => {
     const spec = rec(csr.spec);
@@ -158,7 +158,7 @@ export const clusterTrustBundlesResource: ResourceDefinition = defineResource({
   versions: [
     {
       ...version('v1alpha1', 'io.k8s.api.certificates.v1alpha1.ClusterTrustBundle', {
-        table: table([col('SignerName', 'string', 'Name of the signer')], (o) => [str(rec(o.spec).signerName) || '<none>']),
+        table: table([col('SignerName', 'string', 'Signer asked to sign')], (o) => [str(rec(o.spec).signerName) || '<none>']),
       }),
       enabledByDefault: false,
     },

@@ -5,10 +5,10 @@
 import type { KubeObject, TableColumn, TableDefinition } from '../../types';
 import { ageSince } from './human-duration';
 
-const NAME_DESCRIPTION =
-  'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names';
-const CREATED_DESCRIPTION =
-  'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata';
+// Our own short texts: kube's printers reuse the API field docs, which are
+// upstream prose and stay out of the project (clients do not show them).
+const NAME_DESCRIPTION = 'Name of the object';
+const CREATED_DESCRIPTION = 'When the object was created';
 
 export const NAME_COLUMN: TableColumn = { name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, priority: 0 };
 export const AGE_COLUMN: TableColumn = { name: 'Age', type: 'string', description: CREATED_DESCRIPTION, priority: 0 };

@@ -22,7 +22,7 @@ function validateLease(lease: KubeObject): FieldError[] {
   return errs;
 }
 
-export const LEASE_TABLE = table([col('Holder', 'string', 'holderIdentity contains the identity of the holder of a current lease. If Coordinated Leader Election is used, the holder identity must be equal to the elected LeaseCandidate.metadata.name field.'), AGE_COLUMN], (o, now) => [
+export const LEASE_TABLE = table([col('Holder', 'string', 'Identity currently holding the lease'), AGE_COLUMN], (o, now) => [
   str(rec(o.spec).holderIdentity),
   age(o, now),
 ]);
@@ -44,7 +44,7 @@ export const leaseCandidatesResource: ResourceDefinition = defineResource({
   versions: [
     {
       ...version('v1alpha2', 'io.k8s.api.coordination.v1alpha2.LeaseCandidate', {
-        table: table([col('LeaseName', 'string', 'LeaseName is the name of the lease for which this candidate is contending. The limits on this field are the same as on Lease.name. Multiple lease candidates may reference the same Lease.name. This field is immutable.'), col('BinaryVersion', 'string', 'BinaryVersion is the binary version. It must be in a semver format without leading `v`. This field is required.'), col('EmulationVersion', 'string', 'EmulationVersion is the emulation version. It must be in a semver format without leading `v`. EmulationVersion must be less than or equal to BinaryVersion. This field is required when strategy is "OldestEmulationVersion"'), AGE_COLUMN], (o, now) => {
+        table: table([col('LeaseName', 'string', 'Lease this candidate runs for'), col('BinaryVersion', 'string', 'Binary version of the candidate'), col('EmulationVersion', 'string', 'Emulation version of the candidate'), AGE_COLUMN], (o, now) => {
           const spec = rec(o.spec);
           return [str(spec.leaseName), str(spec.binaryVersion), str(spec.emulationVersion), age(o, now)];
         }),

@@ -48,7 +48,7 @@ function validateConfigMapUpdate(cm: KubeObject, old: KubeObject): FieldError[] 
   return errs;
 }
 
-export const CONFIGMAP_TABLE = table([col('Data', 'string', 'Data contains the configuration data. Each key must consist of alphanumeric characters, \'-\', \'_\' or \'.\'. Values with non-UTF-8 byte sequences must use the BinaryData field. The keys stored in Data must not overlap with the keys in the BinaryData field, this is enforced during validation process.'), AGE_COLUMN], (o, now) => [
+export const CONFIGMAP_TABLE = table([col('Data', 'string', 'Number of keys in data and binaryData'), AGE_COLUMN], (o, now) => [
   Object.keys(rec(o.data)).length + Object.keys(rec(o.binaryData)).length,
   age(o, now),
 ]);

@@ -82,7 +82,7 @@ export function formatEndpoints(ep: KubeObject): string {
   return joined || '<none>';
 }
 
-export const ENDPOINTS_TABLE = table([col('Endpoints', 'string', 'Endpoints of the service'), AGE_COLUMN], (o, now) => [formatEndpoints(o), age(o, now)]);
+export const ENDPOINTS_TABLE = table([col('Endpoints', 'string', 'Address:port pairs of the endpoints'), AGE_COLUMN], (o, now) => [formatEndpoints(o), age(o, now)]);
 
 export const endpointsResource: ResourceDefinition = defineResource({
   group: '',

@@ -61,15 +61,15 @@ function eventSource(ev: KubeObject): string {
 
 export const EVENT_TABLE: TableDefinition = {
   columns: [
-    col('Last Seen', 'string', 'The time at which the most recent occurrence of this event was recorded.'),
-    col('Type', 'string', 'Type of this event (Normal, Warning), new types could be added in the future'),
-    col('Reason', 'string', 'This should be a short, machine understandable string that gives the reason for the transition into the object\'s current status.'),
-    col('Object', 'string', 'The object that this event is about.'),
-    wide('Subobject', 'string', 'If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2]. For example, if the object reference is to a container within a pod, this would take on a value like: "spec.containers{name}" (where "name" refers to the name of the container that triggered the event) or if no container name is specified "spec.containers[2]" (container with index 2 in this pod). This syntax is chosen only to have some well-defined way of referencing a part of an object.'),
-    wide('Source', 'string', 'The component reporting this event. Should be a short machine understandable string.'),
-    col('Message', 'string', 'A human-readable description of the status of this operation.'),
-    wide('First Seen', 'string', 'The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)'),
-    wide('Count', 'string', 'The number of times this event has occurred.'),
+    col('Last Seen', 'string', 'Time since the event was last seen'),
+    col('Type', 'string', 'Normal or Warning'),
+    col('Reason', 'string', 'Short machine-readable cause'),
+    col('Object', 'string', 'Kind/name of the involved object'),
+    wide('Subobject', 'string', 'Field path inside the involved object'),
+    wide('Source', 'string', 'Component that reported the event'),
+    col('Message', 'string', 'Human-readable text of the event'),
+    wide('First Seen', 'string', 'Time since the event was first seen'),
+    wide('Count', 'string', 'How often the event occurred'),
     { ...NAME_COLUMN, priority: 1 },
   ],
   cells(ev, now) {

@@ -80,7 +80,7 @@ function quotaColumns(q: KubeObject): [string, string] {
   return [requests.join(', '), limits.join(', ')];
 }
 
-export const RESOURCE_QUOTA_TABLE = table([AGE_COLUMN, col('Request', 'string', 'Request represents a minimum amount of cpu/memory that a container may consume.'), col('Limit', 'string', 'Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.')], (q, now) => [
+export const RESOURCE_QUOTA_TABLE = table([AGE_COLUMN, col('Request', 'string', 'Used/hard pairs of request quotas'), col('Limit', 'string', 'Used/hard pairs of limit quotas')], (q, now) => [
   age(q, now),
   ...quotaColumns(q),
 ]);

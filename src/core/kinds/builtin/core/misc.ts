@@ -21,7 +21,7 @@ function validateServiceAccount(sa: KubeObject): FieldError[] {
   return errs;
 }
 
-export const SERVICE_ACCOUNT_TABLE = table([col('Secrets', 'string', 'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use. Pods are only limited to this list if this service account has a "kubernetes.io/enforce-mountable-secrets" annotation set to "true". The "kubernetes.io/enforce-mountable-secrets" annotation is deprecated since v1.32. Prefer separate namespaces to isolate access to mounted secrets. This field should not be used to find auto-generated service account token secrets for use outside of pods. Instead, tokens can be requested directly using the TokenRequest API, or service account token secrets can be manually created. More info: https://kubernetes.io/docs/concepts/configuration/secret'), AGE_COLUMN], (o, now) => [arr(o.secrets).length, age(o, now)]);
+export const SERVICE_ACCOUNT_TABLE = table([col('Secrets', 'string', 'Number of secrets listed'), AGE_COLUMN], (o, now) => [arr(o.secrets).length, age(o, now)]);
 
 export const serviceAccountsResource: ResourceDefinition = defineResource({
   group: '',
@@ -60,7 +60,7 @@ export const bindingsResource: ResourceDefinition = defineResource({
   handler: 'pod-binding',
 });
 
-export const COMPONENT_STATUS_TABLE: TableDefinition = table([col('Status', 'string', 'Status of the condition for a component. Valid values for "Healthy": "True", "False", or "Unknown".'), col('Message', 'string', 'Message about the condition for a component. For example, information about a health check.'), col('Error', 'string', 'Condition error code for a component. For example, a health check error code.')], (o) => {
+export const COMPONENT_STATUS_TABLE: TableDefinition = table([col('Status', 'string', 'Health of the component'), col('Message', 'string', 'Message of the health check'), col('Error', 'string', 'Error of the health check')], (o) => {
   const conditions = arr(o.conditions).map(rec);
   let status = 'Unknown';
   let message = '';

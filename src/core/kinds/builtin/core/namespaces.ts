@@ -43,7 +43,7 @@ function validateNamespaceStatus(ns: KubeObject): FieldError[] {
   return [];
 }
 
-export const NAMESPACE_TABLE = table([col('Status', 'string', 'The status of the namespace'), AGE_COLUMN], (o, now) => [str(rec(o.status).phase), age(o, now)]);
+export const NAMESPACE_TABLE = table([col('Status', 'string', 'Phase of the namespace'), AGE_COLUMN], (o, now) => [str(rec(o.status).phase), age(o, now)]);
 
 export const namespacesResource: ResourceDefinition = defineResource({
   group: '',

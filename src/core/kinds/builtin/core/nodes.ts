@@ -69,15 +69,15 @@ const orUnknown = (s: string) => s || '<unknown>';
 
 export const NODE_TABLE = table(
   [
-    col('Status', 'string', 'The status of the node'),
-    col('Roles', 'string', 'The roles of the node'),
+    col('Status', 'string', 'Readiness and scheduling state'),
+    col('Roles', 'string', 'Roles from node-role labels'),
     AGE_COLUMN,
-    col('Version', 'string', 'Kubelet Version reported by the node.'),
-    wide('Internal-IP', 'string', 'List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/reference/node/node-status/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node\'s address in its own status or consumers of the downward API (status.hostIP).'),
-    wide('External-IP', 'string', 'List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/reference/node/node-status/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node\'s address in its own status or consumers of the downward API (status.hostIP).'),
-    wide('OS-Image', 'string', 'OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).'),
-    wide('Kernel-Version', 'string', "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64)."),
-    wide('Container-Runtime', 'string', 'ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).'),
+    col('Version', 'string', 'Kubelet version'),
+    wide('Internal-IP', 'string', 'First internal address'),
+    wide('External-IP', 'string', 'First external address'),
+    wide('OS-Image', 'string', 'Operating system image'),
+    wide('Kernel-Version', 'string', 'Kernel release'),
+    wide('Container-Runtime', 'string', 'Container runtime and version'),
   ],
   (n, now) => {
     const info = rec(rec(n.status).nodeInfo);

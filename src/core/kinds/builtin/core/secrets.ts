@@ -104,7 +104,7 @@ function validateSecretUpdate(secret: KubeObject, old: KubeObject): FieldError[]
 }
 
 export const SECRET_TABLE = table(
-  [col('Type', 'string', 'Used to facilitate programmatic handling of secret data. More info: https://kubernetes.io/docs/concepts/configuration/secret/#secret-types'), col('Data', 'string', 'Data contains the secret data. Each key must consist of alphanumeric characters, \'-\', \'_\' or \'.\'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here. Described in https://tools.ietf.org/html/rfc4648#section-4'), AGE_COLUMN],
+  [col('Type', 'string', 'Secret type'), col('Data', 'string', 'Number of keys in data'), AGE_COLUMN],
   (o, now) => [str(o.type), Object.keys(rec(o.data)).length, age(o, now)],
 );
 

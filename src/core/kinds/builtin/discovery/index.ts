@@ -78,9 +78,9 @@ function endpointsCell(es: KubeObject): string {
 
 export const ENDPOINT_SLICE_TABLE = table(
   [
-    col('AddressType', 'string', 'addressType specifies the type of address carried by this EndpointSlice. All addresses in this slice must be the same type. This field is immutable after creation. The following address types are currently supported: * IPv4: Represents an IPv4 Address. * IPv6: Represents an IPv6 Address. * FQDN: Represents a Fully Qualified Domain Name.'),
-    col('Ports', 'string', 'ports specifies the list of network ports exposed by each endpoint in this slice. Each port must have a unique name. When ports is empty, it indicates that there are no defined ports. When a port is defined with a nil port value, it indicates "all ports". Each slice may include a maximum of 100 ports.'),
-    col('Endpoints', 'string', 'endpoints is a list of unique endpoints in this slice. Each slice may include a maximum of 1000 endpoints.'),
+    col('AddressType', 'string', 'IPv4, IPv6 or FQDN'),
+    col('Ports', 'string', 'Ports of the endpoints'),
+    col('Endpoints', 'string', 'Addresses of the endpoints'),
     AGE_COLUMN,
   ],
   (es, now) => [str(es.addressType), portsCell(es), endpointsCell(es), age(es, now)],

@@ -88,11 +88,11 @@ function validatePLC(plc: KubeObject): FieldError[] {
 
 export const FLOW_SCHEMA_TABLE = table(
   [
-    col('PriorityLevel', 'string', "`priorityLevelConfiguration` should reference a PriorityLevelConfiguration in the cluster. If the reference cannot be resolved, the FlowSchema will be ignored and marked as invalid in its status. Required."),
-    col('MatchingPrecedence', 'string', '`matchingPrecedence` is used to choose among the FlowSchemas that match a given request. The chosen FlowSchema is among those with the numerically lowest (which we take to be logically highest) MatchingPrecedence.  Each MatchingPrecedence value must be ranged in [1,10000]. Note that if the precedence is not specified, it will be set to 1000 as default.'),
-    col('DistinguisherMethod', 'string', '`distinguisherMethod` defines how to compute the flow distinguisher for requests that match this schema. `nil` specifies that the distinguisher is disabled and thus will always be the empty string.'),
+    col('PriorityLevel', 'string', 'Priority level the matched requests go to'),
+    col('MatchingPrecedence', 'string', 'Order among flow schemas (lower first)'),
+    col('DistinguisherMethod', 'string', 'How flows are told apart'),
     AGE_COLUMN,
-    col('MissingPL', 'string', 'references a broken or non-existent PriorityLevelConfiguration'),
+    col('MissingPL', 'string', 'Whether the priority level is missing'),
   ],
   (fs, now) => {
     const spec = rec(fs.spec);
@@ -104,11 +104,11 @@ export const FLOW_SCHEMA_TABLE = table(
 
 export const PRIORITY_LEVEL_TABLE = table(
   [
-    col('Type', 'string', '`type` indicates whether this priority level is subject to limitation on request execution.  A value of `"Exempt"` means that requests of this priority level are not subject to a limit (and thus are never queued) and do not detract from the capacity made available to other priority levels.  A value of `"Limited"` means that (a) requests of this priority level _are_ subject to limits and (b) some of the server\'s limited capacity is made available exclusively to this priority level. Required.'),
-    col('NominalConcurrencyShares', 'string', '`nominalConcurrencyShares` (NCS) contributes to the computation of the NominalConcurrencyLimit (NominalCL) of this level. This is the number of execution seats available at this priority level. This is used both for requests dispatched from this priority level as well as requests dispatched from other priority levels borrowing seats from this level. The server\'s concurrency limit (ServerCL) is divided among the Limited priority levels in proportion to their NCS values:\n\nNominalCL(i)  = ceil( ServerCL * NCS(i) / sum_ncs ) sum_ncs = sum[priority level k] NCS(k)\n\nBigger numbers mean a larger nominal concurrency limit, at the expense of every other priority level.\n\nIf not specified, this field defaults to a value of 30.\n\nSetting this field to zero supports the construction of a "jail" for this priority level that is used to hold some request(s)'),
-    col('Queues', 'string', '`queues` is the number of queues for this priority level. The queues exist independently at each apiserver. The value must be positive.  Setting it to 1 effectively precludes shufflesharding and thus makes the distinguisher method of associated flow schemas irrelevant.  This field has a default value of 64.'),
-    col('HandSize', 'string', '`handSize` is a small positive number that configures the shuffle sharding of requests into queues.  When enqueuing a request at this priority level the request\'s flow identifier (a string pair) is hashed and the hash value is used to shuffle the list of queues and deal a hand of the size specified here.  The request is put into one of the shortest queues in that hand. `handSize` must be no larger than `queues`, and should be significantly smaller (so that a few heavy flows do not saturate most of the queues).  See the user-facing documentation for more extensive guidance on setting this field.  This field has a default value of 8.'),
-    col('QueueLengthLimit', 'string', '`queueLengthLimit` is the maximum number of requests allowed to be waiting in a given queue of this priority level at a time; excess requests are rejected.  This value must be positive.  If not specified, it will be defaulted to 50.'),
+    col('Type', 'string', 'Exempt or Limited'),
+    col('NominalConcurrencyShares', 'string', 'Share of the server concurrency'),
+    col('Queues', 'string', 'Number of queues'),
+    col('HandSize', 'string', 'Shuffle-sharding hand size'),
+    col('QueueLengthLimit', 'string', 'Longest allowed queue'),
     AGE_COLUMN,
   ],
   (plc, now) => {

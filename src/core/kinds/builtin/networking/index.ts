@@ -109,10 +109,10 @@ function ingressAddress(ing: KubeObject): string {
 
 export const INGRESS_TABLE = table(
   [
-    col('Class', 'string', 'The name of the IngressClass resource that should be used for additional configuration'),
-    col('Hosts', 'string', 'Hosts that incoming requests are matched against before the ingress rule'),
-    col('Address', 'string', 'Address is a list containing ingress points for the load-balancer'),
-    col('Ports', 'string', 'Ports of TLS configurations that open'),
+    col('Class', 'string', 'Ingress class'),
+    col('Hosts', 'string', 'Hosts the rules match'),
+    col('Address', 'string', 'Load-balancer addresses'),
+    col('Ports', 'string', 'Ports served'),
     AGE_COLUMN,
   ],
   (ing, now) => {
@@ -166,7 +166,7 @@ function validateIngressClass(ic: KubeObject): FieldError[] {
 }
 
 export const INGRESS_CLASS_TABLE = table(
-  [col('Controller', 'string', 'Controller that is responsible for handling this class'), col('Parameters', 'string', 'A reference to a resource with additional parameters'), AGE_COLUMN],
+  [col('Controller', 'string', 'Controller that implements the class'), col('Parameters', 'string', 'Object holding extra parameters'), AGE_COLUMN],
   (ic, now) => {
     const spec = rec(ic.spec);
     let parameters = '<none>';
@@ -243,7 +243,7 @@ function validateNetworkPolicy(np: KubeObject): FieldError[] {
 }
 
 export const NETWORK_POLICY_TABLE = table(
-  [col('Pod-Selector', 'string', 'podSelector selects the pods to which this NetworkPolicy object applies. The array of rules is applied to any pods selected by this field. An empty selector matches all pods in the policy\'s namespace. Multiple network policies can select the same set of pods. In this case, the ingress rules for each are combined additively. This field is optional. If it is not specified, it defaults to an empty selector.'), AGE_COLUMN],
+  [col('Pod-Selector', 'string', 'Pods the policy applies to'), AGE_COLUMN],
   (np, now) => [formatLabelSelector(rec(np.spec).podSelector as LabelSelector | undefined), age(np, now)],
 );
 
@@ -273,7 +273,7 @@ export const ipAddressesResource: ResourceDefinition = defineResource({
   versions: [
     {
       ...version('v1beta1', 'io.k8s.api.networking.v1beta1.IPAddress', {
-        table: table([col('ParentRef', 'string', 'ParentRef references the resource that an IPAddress is attached to. An IPAddress must reference a parent object.')], (o) => {
+        table: table([col('ParentRef', 'string', 'Object the address is assigned to')], (o) => {
           const ref = rec(rec(o.spec).parentRef);
           const group = str(ref.group);
           return [ref.resource === undefined ? '' : `${group ? `${str(ref.resource)}.${group}` : str(ref.resource)}/${str(ref.namespace) ? `${str(ref.namespace)}/` : ''}${str(ref.name)}`];
@@ -298,7 +298,7 @@ export const serviceCIDRsResource: ResourceDefinition = defineResource({
   versions: [
     {
       ...version('v1beta1', 'io.k8s.api.networking.v1beta1.ServiceCIDR', {
-        table: table([col('CIDRs', 'string', 'CIDRs defines the IP blocks in CIDR notation (e.g. "192.168.0.0/24" or "2001:db8::/64") from which to assign service cluster IPs. Max of two CIDRs is allowed, one of each IP family. This field is immutable.'), AGE_COLUMN], (o, now) => [
+        table: table([col('CIDRs', 'string', 'IP ranges for cluster IPs'), AGE_COLUMN], (o, now) => [
           arr(rec(o.spec).cidrs).join(','),
           age(o, now),
         ]),

@@ -14,7 +14,7 @@ function validateRuntimeClass(rc: KubeObject): FieldError[] {
   return isDNS1123Label(handler).map((m) => fieldErrors.invalid('handler', handler, m));
 }
 
-export const RUNTIME_CLASS_TABLE = table([col('Handler', 'string', 'handler specifies the underlying runtime and configuration that the CRI implementation will use to handle pods of this class. The possible values are specific to the node & CRI configuration.  It is assumed that all handlers are available on every node, and handlers of the same name are equivalent on every node. For example, a handler called "runc" might specify that the runc OCI runtime (using native Linux containers) will be used to run the containers in a pod. The Handler must be lowercase, conform to the DNS Label (RFC 1123) requirements, and is immutable.'), AGE_COLUMN], (o, now) => [str(o.handler), age(o, now)]);
+export const RUNTIME_CLASS_TABLE = table([col('Handler', 'string', 'Runtime handler on the node'), AGE_COLUMN], (o, now) => [str(o.handler), age(o, now)]);
 
 export const runtimeClassesResource: ResourceDefinition = defineResource({
   group: 'node.k8s.io',

@@ -37,9 +37,9 @@ const intOrString = (v: unknown) => (v === undefined || v === null ? 'N/A' : Str
 
 export const PDB_TABLE = table(
   [
-    col('Min Available', 'string', 'The minimum number of pods that must be available.'),
-    col('Max Unavailable', 'string', 'The maximum number of pods that may be unavailable.'),
-    col('Allowed Disruptions', 'integer', 'Calculated number of pods that may be disrupted at this time.'),
+    col('Min Available', 'string', 'Pods that must stay available'),
+    col('Max Unavailable', 'string', 'Pods that may be unavailable'),
+    col('Allowed Disruptions', 'integer', 'Disruptions allowed right now'),
     AGE_COLUMN,
   ],
   (pdb, now) => {

@@ -105,7 +105,7 @@ function validateRoleRefUpdate(b: KubeObject, old: KubeObject): FieldError[] {
 
 /** Roles print like the default table: Name and Created At (a date). */
 export const ROLE_TABLE: TableDefinition = {
-  columns: [NAME_COLUMN, { name: 'Created At', type: 'date', description: 'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata', priority: 0 }],
+  columns: [NAME_COLUMN, { name: 'Created At', type: 'date', description: 'When the object was created', priority: 0 }],
   cells: (o) => [o.metadata?.name ?? '', o.metadata?.creationTimestamp ?? '0001-01-01T00:00:00Z'],
 };
 
@@ -123,11 +123,11 @@ function subjectStrings(b: KubeObject): [string, string, string] {
 
 export const BINDING_TABLE = table(
   [
-    col('Role', 'string', 'RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.'),
+    col('Role', 'string', 'Kind/name of the bound role'),
     AGE_COLUMN,
-    wide('Users', 'string', 'Users in the roleBinding'),
-    wide('Groups', 'string', 'Groups in the roleBinding'),
-    wide('ServiceAccounts', 'string', 'ServiceAccounts in the roleBinding'),
+    wide('Users', 'string', 'Users bound'),
+    wide('Groups', 'string', 'Groups bound'),
+    wide('ServiceAccounts', 'string', 'Namespace:name of bound service accounts'),
   ],
   (b, now) => {
     const r = rec(b.roleRef);
@@ -137,11 +137,11 @@ export const BINDING_TABLE = table(
 
 const CLUSTER_ROLE_BINDING_TABLE = table(
   [
-    col('Role', 'string', 'RoleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.'),
+    col('Role', 'string', 'Kind/name of the bound role'),
     AGE_COLUMN,
-    wide('Users', 'string', 'Users in the clusterRoleBinding'),
-    wide('Groups', 'string', 'Groups in the clusterRoleBinding'),
-    wide('ServiceAccounts', 'string', 'ServiceAccounts in the clusterRoleBinding'),
+    wide('Users', 'string', 'Users bound'),
+    wide('Groups', 'string', 'Groups bound'),
+    wide('ServiceAccounts', 'string', 'Namespace:name of bound service accounts'),
   ],
   (b, now) => BINDING_TABLE.cells(b, now).slice(1),
 );

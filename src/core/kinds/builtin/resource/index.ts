@@ -50,7 +50,7 @@ export const resourceClaimsResource = defineResource({
   plural: 'resourceclaims',
   kind: 'ResourceClaim',
   namespaced: true,
-  versions: versionsOf('ResourceClaim', table([col('State', 'string', 'A summary of the current state (allocated, pending, reserved, etc.).'), AGE_COLUMN], (o, now) => [claimState(o), age(o, now)])),
+  versions: versionsOf('ResourceClaim', table([col('State', 'string', 'Allocation and reservation state'), AGE_COLUMN], (o, now) => [claimState(o), age(o, now)])),
   subresources: [statusSubresource('ResourceClaim')],
   convert: sameShape,
   strategy: standardStrategy({

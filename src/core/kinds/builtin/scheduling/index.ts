@@ -28,10 +28,10 @@ function validatePriorityClass(pc: KubeObject): FieldError[] {
 
 export const PRIORITY_CLASS_TABLE = table(
   [
-    col('Value', 'integer', 'value represents the integer value of this priority class. This is the actual priority that pods receive when they have the name of this class in their pod spec.'),
-    col('Global-Default', 'boolean', 'globalDefault specifies whether this PriorityClass should be considered as the default priority for pods that do not have any priority class. Only one PriorityClass can be marked as `globalDefault`. However, if more than one PriorityClasses exists with their `globalDefault` field set to true, the smallest value of such global default PriorityClasses will be used as the default priority.'),
+    col('Value', 'integer', 'Priority given to pods of this class'),
+    col('Global-Default', 'boolean', 'Whether this is the default class'),
     AGE_COLUMN,
-    col('PreemptionPolicy', 'string', 'preemptionPolicy is the Policy for preempting pods with lower priority. One of Never, PreemptLowerPriority. Defaults to PreemptLowerPriority if unset.'),
+    col('PreemptionPolicy', 'string', 'Whether such pods may preempt others'),
   ],
   (pc, now) => [num(pc.value), pc.globalDefault === true, age(pc, now), str(pc.preemptionPolicy)],
 );

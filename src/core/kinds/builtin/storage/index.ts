@@ -60,10 +60,10 @@ function isDefaultClass(sc: KubeObject): boolean {
 export const STORAGE_CLASS_TABLE: TableDefinition = {
   columns: [
     NAME_COLUMN,
-    col('Provisioner', 'string', 'provisioner indicates the type of the provisioner.'),
-    col('ReclaimPolicy', 'string', 'reclaimPolicy controls the reclaimPolicy for dynamically provisioned PersistentVolumes of this storage class. Defaults to Delete.'),
-    col('VolumeBindingMode', 'string', 'volumeBindingMode indicates how PersistentVolumeClaims should be provisioned and bound.  When unset, VolumeBindingImmediate is used. This field is only honored by servers that enable the VolumeScheduling feature.'),
-    col('AllowVolumeExpansion', 'string', 'allowVolumeExpansion shows whether the storage class allow volume expand.'),
+    col('Provisioner', 'string', 'Volume provisioner'),
+    col('ReclaimPolicy', 'string', 'What happens to released volumes'),
+    col('VolumeBindingMode', 'string', 'When claims get bound'),
+    col('AllowVolumeExpansion', 'string', 'Whether volumes may grow'),
     AGE_COLUMN,
   ],
   cells: (sc, now) => [
@@ -123,7 +123,7 @@ function validateCSIDriver(d: KubeObject): FieldError[] {
 
 export const CSI_DRIVER_TABLE = table(
   [
-    col('AttachRequired', 'boolean', 'attachRequired indicates this CSI volume driver requires an attach operation (because it implements the CSI ControllerPublishVolume() method), and that the Kubernetes attach detach controller should call the attach volume interface which checks the volumeattachment status and waits until the volume is attached before proceeding to mounting. The CSI external-attacher coordinates with CSI volume driver and updates the volumeattachment status when the attach operation is complete. If the value is specified to false, the attach operation will be skipped. Otherwise the attach operation will be called.\n\nThis field is immutable.'),
+    col('AttachRequired', 'boolean', 'Whether volumes need an attach step'),
     col('PodInfoOnMount', 'boolean'),
     col('StorageCapacity', 'boolean'),
     col('TokenRequests', 'string'),
@@ -163,7 +163,7 @@ export const csiDriversResource: ResourceDefinition = defineResource({
 
 // ---- CSINode ----
 
-export const CSI_NODE_TABLE = table([col('Drivers', 'integer', 'Drivers indicates the number of CSI drivers registered on the node'), AGE_COLUMN], (n, now) => [arr(rec(n.spec).drivers).length, age(n, now)]);
+export const CSI_NODE_TABLE = table([col('Drivers', 'integer', 'Number of CSI drivers on the node'), AGE_COLUMN], (n, now) => [arr(rec(n.spec).drivers).length, age(n, now)]);
 
 export const csiNodesResource: ResourceDefinition = defineResource({
   group: GROUP,

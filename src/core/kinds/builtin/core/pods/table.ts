@@ -134,14 +134,14 @@ function podCells(pod: KubeObject, now: number): unknown[] {
 
 export const POD_TABLE: TableDefinition = table(
   [
-    col('Ready', 'string', 'The aggregate readiness state of this pod for accepting traffic.'),
-    col('Status', 'string', 'The aggregate status of the containers in this pod.'),
-    col('Restarts', 'string', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.'),
+    col('Ready', 'string', 'Ready containers out of all containers'),
+    col('Status', 'string', 'Summary state of the pod'),
+    col('Restarts', 'string', 'Container restarts and time since the last one'),
     AGE_COLUMN,
-    wide('IP', 'string', 'IP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.'),
-    wide('Node', 'string', 'NodeName is a request to schedule this pod onto a specific node. If it is non-empty, the scheduler simply schedules this pod onto that node, assuming that it fits resource requirements.'),
-    wide('Nominated Node', 'string', 'nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods. This field does not guarantee that the pod will be scheduled on this node. Scheduler may decide to place the pod elsewhere if other nodes become available sooner. Scheduler may also decide to give the resources on this node to a higher priority pod that is created after preemption. As a result, this field may be different than PodSpec.nodeName when the pod is scheduled.'),
-    wide('Readiness Gates', 'string', 'If specified, all readiness gates will be evaluated for pod readiness. A pod is ready when all its containers are ready AND all conditions specified in the readiness gates have status equal to "True" More info: https://git.k8s.io/enhancements/keps/sig-network/580-pod-readiness-gates'),
+    wide('IP', 'string', 'Pod IP address'),
+    wide('Node', 'string', 'Node the pod is bound to'),
+    wide('Nominated Node', 'string', 'Node nominated by preemption'),
+    wide('Readiness Gates', 'string', 'Readiness gates that are true out of all'),
   ],
   podCells,
 );
