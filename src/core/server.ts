@@ -20,10 +20,20 @@ export interface ApiServerOptions {
   readonly maxWatchSeconds?: number;
   /** Where the server is running, for /version and the defaults that differ. */
   readonly host: 'browser' | 'node';
+  /**
+   * The background controllers to run, in kube-controller-manager's
+   * --controllers syntax ('*' all, names, '-name'). Default: all. Tests of the
+   * API alone pass [] (none), so that no controller adds objects.
+   */
+  readonly controllers?: readonly string[];
+  /** Where controllers report what they could not do (default: console.info). */
+  readonly log?: (message: string) => void;
 }
 
 export interface ApiServer {
   handle(request: Request): Promise<Response>;
+  /** Resolves when the first-start objects exist and every controller has handled what it has seen so far. */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }
 

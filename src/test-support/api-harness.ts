@@ -44,9 +44,9 @@ export interface WatchReader {
 
 const BASE = 'http://kubetab.test';
 
-export async function startTestServer(flags: Record<string, string> = {}, clock: Clock = manualClock()): Promise<TestServer> {
+export async function startTestServer(flags: Record<string, string> = {}, clock: Clock = manualClock(), controllers: readonly string[] = []): Promise<TestServer> {
   const store = await openStore({ clock });
-  const server = await createApiServer({ store, clock, flags, host: 'node', maxWatchSeconds: 3600 });
+  const server = await createApiServer({ store, clock, flags, host: 'node', maxWatchSeconds: 3600, controllers });
   // Wait for the system namespaces of a fresh cluster.
   for (let i = 0; i < 200; i++) {
     const res = await server.handle(new Request(`${BASE}/api/v1/namespaces/default`));

@@ -24,6 +24,7 @@ import { handlePatch } from './handlers/patch';
 import { bootstrapCluster } from './bootstrap';
 import { handleOpenApi } from './openapi';
 import { subresourceHandlers, virtualHandlers } from './custom';
+import { startControllers, type RunningControllers } from '../controllers';
 // Custom resources: the customresourcedefinitions resource and the controller that serves CRDs.
 import { installCustomResources, withCustomResourceDefinitions } from '../crd';
 
@@ -84,9 +85,19 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   // First start: the namespaces and objects a fresh cluster has. Runs in the
   // background so the first request never waits for it.
   let bootstrapDone = false;
-  const bootstrapped = options.store.ready().then(() => bootstrapCluster(ctx)).then(() => {
-    bootstrapDone = true;
-  });
+  let controllers: RunningControllers | undefined;
+  const bootstrapped = options.store
+    .ready()
+    .then(() => bootstrapCluster(ctx))
+    .then(async () => {
+      // The controllers are clients of this server, as kube-controller-manager is of kube-apiserver.
+      const enabled = options.controllers ?? ['*'];
+      if (enabled.length > 0) {
+        controllers = startControllers({ send: (request) => handle(request), clock, enabled, ...(options.log ? { log: options.log } : {}) });
+        await controllers.idle();
+      }
+      bootstrapDone = true;
+    });
   // Custom resources: the CRD controller watches the store and serves Established CRDs through the registry.
   const customResources = installCustomResources(ctx, builtins);
 
@@ -207,9 +218,14 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
 
   return {
     handle,
+    async idle() {
+      await bootstrapped;
+      await controllers?.idle();
+    },
     async close() {
       customResources.stop();
       await bootstrapped.catch(() => undefined);
+      await controllers?.stop();
       await options.store.close();
     },
   };
