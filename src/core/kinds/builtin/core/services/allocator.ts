@@ -1,8 +1,8 @@
 // The hook through which Service IP and NodePort allocation plugs into the
-// services strategy. Allocation itself (10.96.0.0/12, 30000–32767, conflicts,
-// release on delete) lives with the server's allocators; the strategy calls
-// them at the points kube-apiserver's service REST does (before validation on
-// create and update, after delete). Registered as StrategyContext.services[SERVICE_ALLOCATOR].
+// services strategy; the strategy calls it at the points kube-apiserver's
+// service REST does (before validation on create and update, after delete).
+// Registered as StrategyContext.services[SERVICE_ALLOCATOR]; the server's
+// implementation is store-allocator.ts (10.96.0.0/12, 30000–32767).
 
 import type { KubeObject, StrategyContext } from '../../../types';
 
@@ -19,6 +19,11 @@ export interface ServiceAllocator {
   allocateOnUpdate(service: KubeObject, old: KubeObject, ctx: StrategyContext): Promise<void>;
   /** Returns what a deleted (or type-changed) Service held to the pools. */
   release(service: KubeObject, ctx: StrategyContext): Promise<void>;
+  /**
+   * The request that allocated under `ctx` failed validation: what it took is
+   * free again (kube reverts its allocation transaction).
+   */
+  abandon?(ctx: StrategyContext): void;
 }
 
 export function serviceAllocator(ctx: StrategyContext): ServiceAllocator | undefined {

@@ -3,7 +3,7 @@
 // subresources, printer columns and the spec.clusterIP / spec.type field
 // selectors (1.30 and 1.31).
 
-import type { ResourceDefinition } from '../../../types';
+import type { ResourceDefinition, Strategy } from '../../../types';
 import { nameIsDNS1035Label } from '../../../validation/names';
 import { customSubresource, defineResource, statusSubresource, version } from '../../common/define';
 import { clone, standardStrategy } from '../../common/strategy';
@@ -11,6 +11,7 @@ import { arr, rec, str } from '../../common/table';
 import { serviceAllocator } from './allocator';
 import { defaultService, initIPFamilyFields } from './defaults';
 import { SERVICE_TABLE } from './table';
+import { dropTypeDependentFields } from './type-dependent-fields';
 import { validateServiceSpec, validateServiceUpdate } from './validation';
 
 type Obj = Record<string, unknown>;
@@ -42,6 +43,24 @@ function keepAllocatedValues(svc: Obj, old: Obj): void {
   svc.spec = spec;
 }
 
+/** A failed validation ends the request: what it allocated is free again (kube reverts the allocation). */
+function releasingOnInvalid(strategy: Strategy): Strategy {
+  const { validate, validateUpdate } = strategy;
+  return {
+    ...strategy,
+    async validate(obj, ctx) {
+      const errs = (await validate?.(obj, ctx)) ?? [];
+      if (errs.length) serviceAllocator(ctx)?.abandon?.(ctx);
+      return errs;
+    },
+    async validateUpdate(obj, old, ctx) {
+      const errs = (await validateUpdate?.(obj, old, ctx)) ?? [];
+      if (errs.length) serviceAllocator(ctx)?.abandon?.(ctx);
+      return errs;
+    },
+  };
+}
+
 export const servicesResource: ResourceDefinition = defineResource({
   group: '',
   plural: 'services',
@@ -52,7 +71,7 @@ export const servicesResource: ResourceDefinition = defineResource({
   versions: [version('v1', 'io.k8s.api.core.v1.Service', { table: SERVICE_TABLE })],
   subresources: [customSubresource('proxy', 'ServiceProxyOptions', ['create', 'delete', 'get', 'patch', 'update'], 'service-proxy'), statusSubresource('Service')],
   returnDeletedObject: true,
-  strategy: standardStrategy({
+  strategy: releasingOnInvalid(standardStrategy({
     namespaced: true,
     nameRule: nameIsDNS1035Label,
     statusFields: ['status'],
@@ -63,9 +82,11 @@ export const servicesResource: ResourceDefinition = defineResource({
       await serviceAllocator(ctx)?.allocate(obj, ctx);
     },
     async prepareForUpdate(obj, old, ctx) {
+      // kube's beginUpdate (patchAllocatedValues, allocateUpdate), then PrepareForUpdate.
       keepAllocatedValues(obj, old);
       initIPFamilyFields(obj);
       await serviceAllocator(ctx)?.allocateOnUpdate(obj, old, ctx);
+      dropTypeDependentFields(obj, old);
     },
     validate: (obj) => validateServiceSpec(obj),
     updateValidatesNew: false,
@@ -73,7 +94,9 @@ export const servicesResource: ResourceDefinition = defineResource({
     async afterDelete(obj, ctx) {
       await serviceAllocator(ctx)?.release(obj, ctx);
     },
-  }),
+    // svcStrategy.AllowCreateOnUpdate: a PUT of a missing Service creates it.
+    allowCreateOnUpdate: true,
+  })),
   fieldSelectors: {
     'spec.clusterIP': (o) => str(rec(o.spec).clusterIP),
     'spec.type': (o) => str(rec(o.spec).type),

@@ -80,6 +80,22 @@ export function validateServiceSpec(svc: KubeObject): FieldError[] {
   if (type === 'LoadBalancer' || type === 'NodePort') {
     if (isHeadless(spec)) errs.push(fieldErrors.invalid('spec.clusterIPs[0]', 'None', `may not be set to 'None' for ${type} services`));
   }
+  errs.push(...clusterIPErrors(spec));
+  if (spec.externalTrafficPolicy) {
+    const accessible = type === 'LoadBalancer' || type === 'NodePort' || (type === 'ClusterIP' && arr(spec.externalIPs).length > 0);
+    if (!accessible) errs.push(fieldErrors.invalid('spec.externalTrafficPolicy', spec.externalTrafficPolicy, "may only be set for externally-accessible services"));
+    else errs.push(...validateEnum(spec.externalTrafficPolicy, 'spec.externalTrafficPolicy', ['Cluster', 'Local']));
+  }
+  if (spec.internalTrafficPolicy !== undefined && spec.internalTrafficPolicy !== null) {
+    errs.push(...validateEnum(spec.internalTrafficPolicy, 'spec.internalTrafficPolicy', ['Cluster', 'Local']));
+  }
+  errs.push(...ipFamilyErrors(spec));
+  return errs;
+}
+
+/** The clusterIP/clusterIPs checks (part of kube's ValidateServiceClusterIPsRelatedFields). */
+export function clusterIPErrors(spec: Obj): FieldError[] {
+  const errs: FieldError[] = [];
   const clusterIPs = arr(spec.clusterIPs).map(String);
   clusterIPs.forEach((ip, i) => {
     if (ip === 'None' && i === 0) return;
@@ -90,14 +106,12 @@ export function validateServiceSpec(svc: KubeObject): FieldError[] {
   if (spec.clusterIP !== undefined && clusterIPs.length && spec.clusterIP !== clusterIPs[0]) {
     errs.push(fieldErrors.invalid('spec.clusterIPs', goStringSlice(clusterIPs), 'must be empty or the first value must match spec.clusterIP'));
   }
-  if (spec.externalTrafficPolicy) {
-    const accessible = type === 'LoadBalancer' || type === 'NodePort' || (type === 'ClusterIP' && arr(spec.externalIPs).length > 0);
-    if (!accessible) errs.push(fieldErrors.invalid('spec.externalTrafficPolicy', spec.externalTrafficPolicy, "may only be set for externally-accessible services"));
-    else errs.push(...validateEnum(spec.externalTrafficPolicy, 'spec.externalTrafficPolicy', ['Cluster', 'Local']));
-  }
-  if (spec.internalTrafficPolicy !== undefined && spec.internalTrafficPolicy !== null) {
-    errs.push(...validateEnum(spec.internalTrafficPolicy, 'spec.internalTrafficPolicy', ['Cluster', 'Local']));
-  }
+  return errs;
+}
+
+/** The ipFamilyPolicy/ipFamilies checks (the rest of ValidateServiceClusterIPsRelatedFields used here). */
+export function ipFamilyErrors(spec: Obj): FieldError[] {
+  const errs: FieldError[] = [];
   if (spec.ipFamilyPolicy !== undefined && spec.ipFamilyPolicy !== null) {
     errs.push(...validateEnum(spec.ipFamilyPolicy, 'spec.ipFamilyPolicy', ['PreferDualStack', 'RequireDualStack', 'SingleStack'], false));
   }
