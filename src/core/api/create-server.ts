@@ -27,6 +27,8 @@ import { subresourceHandlers, virtualHandlers } from './custom';
 import { startControllers, type RunningControllers } from '../controllers';
 // Custom resources: the customresourcedefinitions resource and the controller that serves CRDs.
 import { installCustomResources, withCustomResourceDefinitions } from '../crd';
+// Service ClusterIP / NodePort allocation, following the stored Services.
+import { createServiceAllocator, SERVICE_ALLOCATOR } from '../kinds/builtin/core/services/store-allocator';
 
 /** kube-apiserver's --etcd-compaction-interval default. */
 const DEFAULT_RETENTION_MS = 5 * 60_000;
@@ -71,7 +73,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     host: options.host,
     maxWatchSeconds: options.maxWatchSeconds ?? 3600,
     retentionMs: parseDuration(flags['etcd-compaction-interval'], DEFAULT_RETENTION_MS),
-    services: {},
+    services: { [SERVICE_ALLOCATOR]: createServiceAllocator(options.store, flags) },
     startedAt: clock.now(),
   };
   const hashes = new StorageVersionHashes();
