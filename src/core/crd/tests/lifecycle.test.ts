@@ -225,7 +225,7 @@ describe('a server starting on a store that already has CRDs', () => {
     const { manualClock } = await import('../../clock');
     const clock = manualClock();
     const store = await openStore({ clock });
-    const first = await createApiServer({ store, clock, host: 'node' });
+    const first = await createApiServer({ store, clock, host: 'node', controllers: [] });
     const send = (server: typeof first, method: string, path: string, body?: unknown) =>
       server.handle(new Request(`http://kubetab.test${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }));
     await eventually(async () => expect((await send(first, 'GET', '/api/v1/namespaces/default')).status).toBe(200));
@@ -234,7 +234,7 @@ describe('a server starting on a store that already has CRDs', () => {
     expect((await send(first, 'POST', CRONTABS, cronTab('kept'))).status).toBe(201);
     const revision = store.currentRevision();
 
-    const second = await createApiServer({ store, clock, host: 'node' });
+    const second = await createApiServer({ store, clock, host: 'node', controllers: [] });
     const got = await eventually(async () => {
       const res = await send(second, 'GET', `${CRONTABS}/kept`);
       expect(res.status).toBe(200);
