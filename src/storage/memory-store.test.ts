@@ -110,14 +110,13 @@ describe('mvcc engine', () => {
     await expect(store.create('/a', () => 'a')).rejects.toThrow('the store is closed');
   });
 
-  it('range over 10,000 keys takes a few milliseconds (the service worker answers lists from it)', async () => {
+  it('range over 10,000 keys written concurrently returns all of them in key order (speed is measured by npm run bench)', async () => {
     const store = await openStore({ clock: manualClock() });
     await Promise.all(Array.from({ length: 10_000 }, (_, i) => store.create(`/registry/pods/ns${i % 10}/p${i}`, () => '{}')));
     await store.range({ prefix: '/registry/pods/' }); // first call merges the sorted keys
-    const t = performance.now();
     const r = await store.range({ prefix: '/registry/pods/' });
     expect(r.kvs).toHaveLength(10_000);
-    // Generous bound for a shared CI machine; measured around 1-5 ms.
-    expect(performance.now() - t).toBeLessThan(100);
+    const keys = r.kvs.map((kv) => kv.key);
+    expect(keys).toEqual([...keys].sort());
   });
 });
