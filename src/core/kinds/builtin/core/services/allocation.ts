@@ -1,11 +1,12 @@
-// One request's allocations (kube's allocation "transaction"): values are
-// checked and picked here and become reservations only when the whole
-// request's allocation succeeded, so a failure half-way holds nothing.
+// One request's allocations (kube's allocation "transaction"): each value is
+// checked and reserved in one synchronous step, so concurrent requests never
+// get the same one; the caller drops the request's reservations when its
+// allocation or validation fails, so a failure half-way holds nothing.
 // A dry run checks what kube's dry-run allocators check and hands out the
 // same placeholder values they do (the range's network address; node ports
 // counting up from 32769), reserving nothing.
 
-import { RESERVATION_TTL_MS, ipValue, portValue, type AllocationBook, type Value } from './allocation-book';
+import { RESERVATION_TTL_MS, ipValue, portValue, type AllocationBook, type Reservation, type Value } from './allocation-book';
 import type { IPRange } from './ip-range';
 import type { PortRange } from './port-range';
 import { randomFreeOffset, type RandomInt } from './random-scan';
@@ -33,15 +34,18 @@ export class Allocation {
 
   constructor(
     private readonly scope: AllocationScope,
-    /** uid of the Service allocated for. */
-    readonly owner: string,
+    /** What a value taken by this request is reserved as. */
+    private readonly reservation: Reservation,
     readonly dryRun: boolean,
-    private readonly now: number,
   ) {}
 
-  /** Values newly taken by this request. */
-  taken(): readonly Value[] {
-    return this.values;
+  private get owner(): string {
+    return this.reservation.owner;
+  }
+
+  private take(value: Value): void {
+    this.values.push(value);
+    this.scope.book.reserve([value], this.reservation);
   }
 
   /** A specific cluster IP. */
@@ -53,8 +57,7 @@ export class Allocation {
     // kube's dry-run IP allocator checks only the range.
     if (this.dryRun) return;
     const value = ipValue(ip);
-    if (this.values.includes(value) || (await this.inUse(value))) throw new AllocationError(ERR_IP_ALLOCATED);
-    this.values.push(value);
+    if (!(await this.claim(value))) throw new AllocationError(ERR_IP_ALLOCATED);
   }
 
   /** Any free cluster IP. */
@@ -64,7 +67,7 @@ export class Allocation {
     const offset = randomFreeOffset(ipRange.size, ipRange.staticBand, (o) => this.busy(ipValue(ipRange.ipAt(o))), random);
     if (offset === undefined) throw new AllocationError(ERR_FULL);
     const ip = ipRange.ipAt(offset);
-    this.values.push(ipValue(ip));
+    this.take(ipValue(ip));
     return ip;
   }
 
@@ -81,9 +84,8 @@ export class Allocation {
     if (!portRange.contains(port)) {
       throw new AllocationError(`provided port is not in the valid range. The range of valid ports is ${portRange.text}`);
     }
-    if (this.ports.includes(port) || (await this.inUse(value))) throw new AllocationError(ERR_PORT_ALLOCATED);
+    if (this.ports.includes(port) || !(await this.claim(value))) throw new AllocationError(ERR_PORT_ALLOCATED);
     this.ports.push(port);
-    this.values.push(value);
   }
 
   /** Any free node port. */
@@ -98,7 +100,7 @@ export class Allocation {
     if (offset === undefined) throw new AllocationError(ERR_FULL);
     const port = portRange.base + offset;
     this.ports.push(port);
-    this.values.push(portValue(port));
+    this.take(portValue(port));
     return port;
   }
 
@@ -106,18 +108,34 @@ export class Allocation {
     return this.values.includes(value) || this.scope.book.busy(value, this.owner);
   }
 
-  /** Held by another Service, or reserved by another request that may still succeed. */
+  /**
+   * Takes a value if it is free. The last check and the reservation run with
+   * no await between them, so no other request can take it meanwhile.
+   */
+  private async claim(value: Value): Promise<boolean> {
+    if (this.values.includes(value) || (await this.inUse(value))) return false;
+    if (this.busy(value)) return false;
+    this.take(value);
+    return true;
+  }
+
+  /**
+   * Held by another Service, or reserved by another request that may still
+   * succeed. A reservation whose request is over (too old, or a create
+   * whose name another object holds) is dropped.
+   */
   private async inUse(value: Value): Promise<boolean> {
     const { book } = this.scope;
     if (book.heldByOthers(value, this.owner)) return true;
     const r = book.reservationOf(value, this.owner);
     if (!r) return false;
-    let stale = this.now - r.at >= RESERVATION_TTL_MS;
+    let stale = this.reservation.at - r.at >= RESERVATION_TTL_MS;
     if (!stale && r.creating) {
       const holder = await this.scope.storedOwner(r.key);
       stale = holder !== undefined && holder !== r.owner;
     }
-    if (stale) book.forget(value);
-    return !stale;
+    if (!stale) return true;
+    if (book.reservationOf(value, this.owner) === r) book.forget(value);
+    return false;
   }
 }

@@ -114,11 +114,12 @@ export function createServiceAllocator(
     await start();
     // A retried request (an update after a conflict) starts over.
     book.abandon(ctx);
-    const owner = svc.metadata?.uid ?? '';
-    const op = new Allocation(scope, owner, ctx.dryRun, ctx.clock.now());
-    await fill(op);
-    if (!ctx.dryRun && op.taken().length) {
-      book.reserve(op.taken(), { owner, key: storeKey(prefix, svc), creating, at: ctx.clock.now(), request: ctx });
+    const reservation = { owner: svc.metadata?.uid ?? '', key: storeKey(prefix, svc), creating, at: ctx.clock.now(), request: ctx };
+    try {
+      await fill(new Allocation(scope, reservation, ctx.dryRun));
+    } catch (err) {
+      book.abandon(ctx);
+      throw err;
     }
   }
 
