@@ -75,9 +75,19 @@ export function canonicalObject(obj: KubeObject): KubeObject {
   return out;
 }
 
-/** A ValueFn that stores the object with the write's revision as its resourceVersion. */
-export function encodeForStorage(obj: KubeObject): ValueFn {
+/**
+ * A ValueFn that stores the object with the write's revision as its
+ * resourceVersion. Built-in kinds are stored without kind and apiVersion:
+ * kube-apiserver's list items carry none, so stored text can be streamed as
+ * list items as is (a get adds them back, see spliceTypeMeta); custom
+ * resources keep them, as their list items do.
+ */
+export function encodeForStorage(obj: KubeObject, withTypeMeta = true): ValueFn {
   const canonical = canonicalObject(obj);
+  if (!withTypeMeta) {
+    delete canonical.kind;
+    delete canonical.apiVersion;
+  }
   const meta = canonical.metadata ?? {};
   return (revision) => {
     canonical.metadata = canonicalMeta({ ...meta, resourceVersion: String(revision) });
@@ -88,6 +98,18 @@ export function encodeForStorage(obj: KubeObject): ValueFn {
 
 export class CorruptObjectError extends Error {}
 
+/** Stored text of a built-in kind as a whole object: kind and apiVersion put back in front. */
+export function spliceTypeMeta(text: string, apiVersion: string, kind: string): string {
+  if (text.startsWith('{"kind"')) return text;
+  const head = `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)}`;
+  return text === '{}' ? `${head}}` : `${head},${text.slice(1)}`;
+}
+
+export interface TypeMeta {
+  readonly apiVersion: string;
+  readonly kind: string;
+}
+
 /** Parses stored text; the result is shared and must not be mutated. */
 export class DecodeCache {
   private readonly cache = new Map<string, { revision: number; object: KubeObject }>();
@@ -97,7 +119,8 @@ export class DecodeCache {
     this.limit = limit;
   }
 
-  decode(kv: KeyValue): KubeObject {
+  /** `typeMeta` is put back into stored text of built-in kinds, which is kept without it. */
+  decode(kv: KeyValue, typeMeta?: TypeMeta): KubeObject {
     const hit = this.cache.get(kv.key);
     if (hit && hit.revision === kv.modRevision) return hit.object;
     let object: KubeObject;
@@ -109,6 +132,7 @@ export class DecodeCache {
     if (object === null || typeof object !== 'object' || Array.isArray(object)) {
       throw new CorruptObjectError('failed to decode the stored object: not a JSON object');
     }
+    if (object.kind === undefined && typeMeta) object = { kind: typeMeta.kind, apiVersion: typeMeta.apiVersion, ...object };
     if (this.cache.size >= this.limit) this.cache.clear();
     this.cache.set(kv.key, { revision: kv.modRevision, object });
     return object;

@@ -16,6 +16,8 @@ import { carryOverUpdateSystemFields, fillCreateSystemFields, jsonEqual, metaOf 
 import type { ServedResource } from './registry';
 import { collectionPrefix, objectKey, type StorageLocation } from './storage-keys';
 import { validateObjectMetaBasics } from './meta-validation';
+import { gracefulDeletionMark } from '../kinds/graceful-deletion';
+import { isCustomResource } from '../crd';
 
 export interface WriteOptions {
   readonly dryRun: boolean;
@@ -25,8 +27,29 @@ export interface WriteOptions {
   readonly beforeValidate?: (obj: KubeObject, old: KubeObject | undefined) => void | Promise<void>;
 }
 
+/** Where the resource's objects are stored; a resource with shared storage (events.k8s.io events) uses the other resource's keys. */
 export function storageLocation(served: ServedResource): StorageLocation {
+  const shared = served.definition.sharedStorage;
+  if (shared) return { group: shared.group, resource: shared.resource };
   return { group: served.group, resource: served.definition.plural };
+}
+
+/** The stored text for an object: in the shared resource's shape when the storage is shared. */
+function encodeFor(served: ServedResource, obj: KubeObject) {
+  const shared = served.definition.sharedStorage;
+  return encodeForStorage(shared ? shared.toStorage(obj) : obj, isCustomResource(served));
+}
+
+/** The kind and apiVersion of the objects in this resource's storage (stored text of built-in kinds omits them). */
+function storedTypeMeta(ctx: ServerContext, served: ServedResource): { apiVersion: string; kind: string } {
+  const shared = served.definition.sharedStorage;
+  const owner = shared ? (ctx.registry.lookupGroupResource(shared.group, shared.resource) ?? served) : served;
+  return { apiVersion: owner.group ? `${owner.group}/${owner.storageVersion}` : owner.storageVersion, kind: owner.definition.kind };
+}
+
+/** Whether stored text can be sent as this resource's answer without decoding. */
+export function storedTextIsServed(served: ServedResource): boolean {
+  return !served.definition.sharedStorage && (served.version.name === served.storageVersion || !served.definition.convert);
 }
 
 export function keyFor(served: ServedResource, namespace: string, name: string): string {
@@ -44,6 +67,8 @@ export function strategyContext(ctx: ServerContext, served: ServedResource, subr
     dryRun,
     requestVersion: served.version.name,
     services: ctx.services,
+    // The request's user, on the per-request context the pipeline passes (access control).
+    ...(ctx.user ? { user: ctx.user } : {}),
     lookup: async (gr, namespace, name) => {
       const target = ctx.registry.lookupGroupResource(gr.group, gr.resource);
       if (!target) return undefined;
@@ -56,7 +81,9 @@ export function strategyContext(ctx: ServerContext, served: ServedResource, subr
 /** Decodes stored text into the stored (storage-version) object; corrupt text is a StorageReadError. */
 export function decode(ctx: ServerContext, served: ServedResource, kv: KeyValue): KubeObject {
   try {
-    return ctx.decodeCache.decode(kv);
+    const stored = ctx.decodeCache.decode(kv, storedTypeMeta(ctx, served));
+    // Hooks and handlers see the object in the definition's own storage version, whatever resource stores it.
+    return served.definition.sharedStorage ? served.definition.sharedStorage.fromStorage(stored) : stored;
   } catch (err) {
     if (err instanceof CorruptObjectError) throw errors.storeReadError(served.groupResource, [{ key: kv.key, cause: err.message }]);
     throw err;
@@ -132,6 +159,7 @@ export async function createObject(ctx: ServerContext, served: ServedResource, o
   await strategy.prepareForCreate?.(obj, sctx);
   await options.beforeValidate?.(obj, undefined);
   await runValidation(served, obj, undefined, sctx);
+  strategy.canonicalize?.(obj, sctx);
   const meta = metaOf(obj);
   const name = meta.name ?? '';
   const key = keyFor(served, meta.namespace ?? '', name);
@@ -140,7 +168,7 @@ export async function createObject(ctx: ServerContext, served: ServedResource, o
     return obj;
   }
   try {
-    const kv = await ctx.store.create(key, encodeForStorage(obj));
+    const kv = await ctx.store.create(key, encodeFor(served, obj));
     return decode(ctx, served, kv);
   } catch (err) {
     throw mapStorageError(err, served, name);
@@ -189,9 +217,10 @@ export async function updateObject(
           await strategy.prepareForCreate?.(next, sctx);
           await options.beforeValidate?.(next, undefined);
           await runValidation(served, next, undefined, sctx);
+          strategy.canonicalize?.(next, sctx);
           result = { object: next, created: true };
           if (options.dryRun) return { action: 'none' };
-          return { action: 'put', value: encodeForStorage(next) };
+          return { action: 'put', value: encodeFor(served, next) };
         }
         if (meta.resourceVersion && meta.resourceVersion !== String(currentKv!.modRevision)) {
           throw errors.staleUpdate(served.groupResource, name);
@@ -210,6 +239,7 @@ export async function updateObject(
         await strategy.prepareForUpdate?.(next, current, sctx);
         await options.beforeValidate?.(next, current);
         await runValidation(served, next, current, sctx, systemErrs);
+        strategy.canonicalize?.(next, sctx);
         // A write that changes nothing is not a write (no new resourceVersion, no event), as in etcd3's GuaranteedUpdate.
         const comparable = { ...next, metadata: { ...next.metadata, resourceVersion: current.metadata?.resourceVersion } };
         if (jsonEqual(comparable, current)) {
@@ -223,7 +253,7 @@ export async function updateObject(
           removedByUpdate = true;
           return { action: 'delete' };
         }
-        return { action: 'put', value: encodeForStorage(next) };
+        return { action: 'put', value: encodeFor(served, next) };
       },
       { ignoreNotFound: true },
     ).then((kv) => {
@@ -301,26 +331,34 @@ export async function deleteObject(ctx: ServerContext, served: ServedResource, n
   const key = keyFor(served, namespace, name);
   const sctx = strategyContext(ctx, served, '', input.dryRun);
   for (let attempt = 0; attempt < 100; attempt++) {
-    const kv = await ctx.store.get(key);
+    let kv = await ctx.store.get(key);
     if (!kv) throw errors.notFound(served.groupResource, name);
     const current = decode(ctx, served, kv);
     checkPreconditions(served, name, current, kv, input.preconditions);
+    // Graceful deletion (pods; kinds/graceful-deletion.ts): one already under way is left as it is, finalizers included.
+    const graceful = gracefulDeletionMark(served.definition.strategy, current, input.gracePeriodSeconds, ctx.clock.now());
+    if (graceful === 'pending') return { object: current, deleted: false };
     const finalizers = garbageCollectionFinalizers(served, current.metadata?.finalizers ?? [], input);
     const pending = served.definition.strategy.pendingFinalizers?.(current) ?? [];
-    if (finalizers.length > 0 || pending.length > 0) {
+    // The object stays (Terminating) while finalizers remain or a graceful deletion has grace left.
+    const stays = finalizers.length > 0 || pending.length > 0 || (graceful?.deletionGracePeriodSeconds ?? 0) > 0;
+    if (stays || graceful) {
       const next = cloneObject(current);
       const meta = metaOf(next);
-      if (!meta.deletionTimestamp) {
+      if (graceful) Object.assign(meta, graceful);
+      else if (!meta.deletionTimestamp) {
         meta.deletionTimestamp = rfc3339(ctx.clock.now());
         meta.deletionGracePeriodSeconds = 0;
         served.definition.strategy.prepareForDeletion?.(next, sctx);
       }
       meta.finalizers = finalizers;
       if (jsonEqual(next, current)) return { object: current, deleted: false };
-      if (input.dryRun) return { object: next, deleted: false };
+      if (input.dryRun) return { object: next, deleted: !stays };
       try {
-        const updated = await ctx.store.update(key, kv.modRevision, encodeForStorage(next));
-        return { object: decode(ctx, served, updated), deleted: false };
+        const updated = await ctx.store.update(key, kv.modRevision, encodeFor(served, next));
+        if (stays) return { object: decode(ctx, served, updated), deleted: false };
+        // A graceful deletion with no grace left: marked (watchers see it Terminating), then removed below.
+        kv = updated;
       } catch (err) {
         if (err instanceof ConflictError) continue;
         throw mapStorageError(err, served, name);

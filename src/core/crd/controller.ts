@@ -27,6 +27,9 @@ import { calculateNames, ESTABLISHED_TRUE } from './naming';
 import { servedDefinitionsFor } from './served-resources';
 import { APIEXTENSIONS_GROUP, CLEANUP_FINALIZER, CRD_RESOURCE, type CustomResourceDefinition } from './types';
 
+/** Stored CRDs, like every built-in kind, are kept without kind and apiVersion. */
+const CRD_TYPE_META = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' };
+
 /** The field manager kube-apiserver's own controllers write CRD status as. */
 const MANAGER = 'kube-apiserver';
 const CRD_PREFIX = resourcePrefix({ group: APIEXTENSIONS_GROUP, resource: CRD_RESOURCE });
@@ -71,7 +74,7 @@ export function startCustomResourceController(ctx: ServerContext, builtins: read
 
   async function listCrds(): Promise<{ crds: CustomResourceDefinition[]; revision: number }> {
     const range = await ctx.store.range({ prefix: CRD_PREFIX });
-    return { crds: range.kvs.map((kv) => ctx.decodeCache.decode(kv) as CustomResourceDefinition), revision: range.revision };
+    return { crds: range.kvs.map((kv) => ctx.decodeCache.decode(kv, CRD_TYPE_META) as CustomResourceDefinition), revision: range.revision };
   }
 
   /** A /status write of one CRD: `mutate` edits a copy of the current object; false when the CRD is gone. */
@@ -185,7 +188,7 @@ export function startCustomResourceController(ctx: ServerContext, builtins: read
   async function deleteInstances(served: ServedResource, prefix: string): Promise<number> {
     const range = await ctx.store.range({ prefix });
     for (const kv of range.kvs) {
-      const obj = ctx.decodeCache.decode(kv);
+      const obj = ctx.decodeCache.decode(kv, CRD_TYPE_META);
       if (obj.metadata?.deletionTimestamp) continue;
       try {
         await deleteObject(ctx, served, obj.metadata?.namespace ?? '', obj.metadata?.name ?? '', { dryRun: false });

@@ -9,7 +9,9 @@ import type { RequestScope, ServerContext } from '../context';
 import { decodeContinue, encodeContinue } from '../continue-token';
 import { parseListOptions, parseResourceVersion, validateListOptions } from '../read-options';
 import { buildPredicate, type Predicate } from '../predicate';
-import { decode, getObject, prefixFor, toRequestVersion } from '../resource-store';
+import { decode, getObject, prefixFor, storedTextIsServed, toRequestVersion } from '../resource-store';
+import { spliceTypeMeta } from '../object-codec';
+import { isCustomResource } from '../../crd';
 import { objectResponse, rawJsonResponse, textResponse } from '../respond';
 import { listToTable, objectToTable, partialObjectMetadata, partialObjectMetadataList } from '../table';
 import { waitForRevision } from '../wait-for-revision';
@@ -34,7 +36,9 @@ export async function handleGet(ctx: ServerContext, scope: RequestScope): Promis
   if (output.as === 'Table') return objectResponse(objectToTable(served, shown, query, ctx.clock.now()), 200, output);
   if (output.as === 'PartialObjectMetadata') return objectResponse(partialObjectMetadata(shown, output.asVersion!), 200, output);
   if (output.as) throw errors.notAcceptable(['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
-  if (output.encoding === 'json' && !output.pretty && shown === object) return rawJsonResponse(kv.value, 200);
+    if (output.encoding === 'json' && !output.pretty && storedTextIsServed(served)) {
+    return rawJsonResponse(spliceTypeMeta(kv.value, served.apiVersion, served.definition.kind), 200);
+  }
   return objectResponse(shown, 200, output);
 }
 
@@ -99,8 +103,11 @@ export async function handleList(ctx: ServerContext, scope: RequestScope): Promi
   const listMeta: { resourceVersion: string; continue?: string; remainingItemCount?: number } = { resourceVersion: String(result.revision) };
   if (result.continueToken) listMeta.continue = result.continueToken;
   if (result.remainingItemCount !== undefined) listMeta.remainingItemCount = result.remainingItemCount;
-  const needsConversion = served.version.name !== served.storageVersion && served.definition.convert;
+  const needsConversion = !storedTextIsServed(served);
   const objects = (): KubeObject[] => result.items.map((kv) => toRequestVersion(served, decode(ctx, served, kv)));
+  // kube-apiserver's list items of built-in kinds carry no kind and apiVersion (custom resources' do).
+  const listItems = (): KubeObject[] =>
+    isCustomResource(served) ? objects() : objects().map(({ kind: _kind, apiVersion: _apiVersion, ...rest }) => rest as KubeObject);
   if (output.as === 'Table') return objectResponse(listToTable(served, objects(), listMeta, query, ctx.clock.now()), 200, output);
   if (output.as === 'PartialObjectMetadataList') return objectResponse(partialObjectMetadataList(objects(), listMeta, output.asVersion!), 200, output);
   if (output.as) throw errors.notAcceptable(['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
@@ -113,7 +120,7 @@ export async function handleList(ctx: ServerContext, scope: RequestScope): Promi
       headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'X-Kubetab-Server': 'core' },
     });
   }
-  const list = { kind: served.definition.listKind, apiVersion: served.apiVersion, metadata: listMeta, items: objects() };
+  const list = { kind: served.definition.listKind, apiVersion: served.apiVersion, metadata: listMeta, items: listItems() };
   return objectResponse(list, 200, output);
 }
 
