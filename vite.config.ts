@@ -79,6 +79,14 @@ function serviceWorkerPlugin(): Plugin {
 export default defineConfig({
   base,
   plugins: [react(), serviceWorkerPlugin()],
+  resolve: {
+    alias: [
+      // monaco-yaml's worker (through monaco-worker-manager) imports Monaco's
+      // worker by its pre-0.50 path, which monaco-editor 0.57's exports map
+      // no longer allows; point it at the same module's exported name.
+      { find: /^monaco-editor\/esm\/vs\/editor\/editor\.worker(\.js)?$/, replacement: 'monaco-editor/editor/editor.worker' },
+    ],
+  },
   build: {
     outDir: process.env.KUBETAB_OUT_DIR ?? 'dist',
     target: 'es2022',
