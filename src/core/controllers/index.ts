@@ -17,6 +17,7 @@ import { garbageCollector, GARBAGE_COLLECTOR } from './garbage-collector/garbage
 import { serviceAccountController, SERVICE_ACCOUNT_CONTROLLER } from './service-account/service-account-controller';
 import { rootCAPublisher, ROOT_CA_PUBLISHER, type RootCAOptions } from './root-ca/root-ca-publisher';
 import { bootstrapController, BOOTSTRAP_CONTROLLER, type BootstrapOptions } from './bootstrap/bootstrap-controller';
+import { podTerminationController, POD_TERMINATION_CONTROLLER } from './pod-termination/pod-termination-controller';
 
 export interface StartControllersOptions {
   /** The server, authenticated as the identity the controllers run as. */
@@ -46,7 +47,7 @@ interface Registration {
   readonly aliases: readonly string[];
   /** kube-controller-manager's service account the controller acts as (for its User-Agent). */
   readonly serviceAccount?: string;
-  readonly component: 'kube-controller-manager' | 'kube-apiserver';
+  readonly component: 'kube-controller-manager' | 'kube-apiserver' | 'kube-scheduler' | 'kubelet';
   readonly factory: (ctx: ControllerContext, options: StartControllersOptions) => Controller;
 }
 
@@ -56,6 +57,8 @@ const REGISTRY: readonly Registration[] = [
   { name: GARBAGE_COLLECTOR, aliases: ['garbagecollector'], serviceAccount: 'generic-garbage-collector', component: 'kube-controller-manager', factory: (ctx) => garbageCollector(ctx) },
   { name: SERVICE_ACCOUNT_CONTROLLER, aliases: ['serviceaccount'], serviceAccount: 'service-account-controller', component: 'kube-controller-manager', factory: (ctx) => serviceAccountController(ctx) },
   { name: ROOT_CA_PUBLISHER, aliases: ['root-ca-cert-publisher'], serviceAccount: 'root-ca-cert-publisher', component: 'kube-controller-manager', factory: (ctx, o) => rootCAPublisher(ctx, o.rootCA) },
+  // KubeTab's stand-in for the kubelet's end of a graceful pod deletion (docs/decisions/0140).
+  { name: POD_TERMINATION_CONTROLLER, aliases: [], component: 'kubelet', factory: (ctx) => podTerminationController(ctx) },
 ];
 
 export const CONTROLLER_NAMES: readonly string[] = REGISTRY.map((r) => r.name);

@@ -108,6 +108,15 @@ export interface Strategy {
   prepareForDeletion?(obj: KubeObject, ctx: StrategyContext): void;
   /** Called after a successful delete (release allocations, …). */
   afterDelete?(obj: KubeObject, ctx: StrategyContext): void | Promise<void>;
+  /**
+   * Kinds that are deleted gracefully (kube's RESTGracefulDeleteStrategy.CheckGracefulDelete;
+   * pods): the grace period in seconds a delete gives this object, from the
+   * request's gracePeriodSeconds (undefined when the request names none; a
+   * negative one arrives as 1) or the object's own default. 0 marks the object
+   * and removes it at once; undefined deletes it as other kinds are deleted.
+   * The API layer applies it through `gracefulDeletionMark` (graceful-deletion.ts). (Additive: kinds.)
+   */
+  gracefulDeletion?(obj: KubeObject, requestedGraceSeconds: number | undefined): number | undefined;
   /** PUT of a missing object creates it (e.g. most kinds: false; Endpoints, Lease: true). */
   allowCreateOnUpdate?: boolean;
   /** PUT without metadata.resourceVersion is allowed (unconditional update). */

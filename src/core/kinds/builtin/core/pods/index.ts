@@ -13,6 +13,7 @@ import { clone, keepFields, standardStrategy } from '../../common/strategy';
 import { arr, rec, str } from '../../common/table';
 import { defaultContainer, defaultPod } from '../pod-spec/defaults';
 import { validatePodSpec } from '../pod-spec/validation';
+import { podGracePeriod } from './graceful-deletion';
 import { podQOSClass } from './qos';
 import { POD_TABLE } from './table';
 import { validatePodSpecUpdate } from './update-validation';
@@ -127,42 +128,46 @@ export function podsResource(options: { inPlacePodVerticalScaling?: boolean } = 
     versions: [version('v1', 'io.k8s.api.core.v1.Pod', { table: POD_TABLE })],
     subresources,
     returnDeletedObject: true,
-    strategy: standardStrategy({
-      namespaced: true,
-      statusFields: ['status'],
-      default: (obj) => defaultPod(obj),
-      initialStatus: (obj) => {
-        const status: Obj = { phase: 'Pending', qosClass: podQOSClass(obj.spec) };
-        if (arr(rec(obj.spec).schedulingGates).length > 0) status.conditions = [{ ...SCHEDULING_GATED_CONDITION }];
-        return status;
-      },
-      prepareForStatusUpdate: (obj, old) => {
-        // pods/status may not touch owner references (old kubelets corrupted them) nor the deletion timestamp.
-        obj.metadata = { ...(obj.metadata ?? {}) };
-        if (old.metadata?.ownerReferences === undefined) delete obj.metadata.ownerReferences;
-        else obj.metadata.ownerReferences = clone(old.metadata.ownerReferences);
-      },
-      prepareForSubresourceUpdate: (sub, obj, old) => {
-        if (sub === 'ephemeralcontainers') prepareEphemeralContainersUpdate(obj, old);
-        if (sub === 'resize') {
-          // Only container resources change through resize.
-          const containers = arr(rec(obj.spec).containers).map(rec);
-          obj.spec = clone(old.spec);
-          arr(rec(obj.spec).containers).forEach((c, i) => {
-            const r = containers[i]?.resources;
-            if (r !== undefined) (c as Obj).resources = r;
-          });
-          keepFields(obj, old, ['status']);
-        }
-      },
-      validate: (obj) => validatePodCreate(obj),
-      updateValidatesNew: false,
-      validateUpdate: (obj, old) => [...validatePod(obj), ...validatePodSpecUpdate(obj, old)],
-      validateStatusUpdate: (obj, old) => validatePodStatusUpdate(obj, old),
-      validateSubresourceUpdate: (sub, obj, old) => (sub === 'ephemeralcontainers' ? validateEphemeralContainersUpdate(obj, old) : []),
-      warningsOnCreate: (obj) => podWarnings(obj),
-      warningsOnUpdate: (obj) => podWarnings(obj),
-    }),
+    strategy: {
+      // CheckGracefulDelete: a pod on a node is given its grace period to stop.
+      gracefulDeletion: podGracePeriod,
+      ...standardStrategy({
+        namespaced: true,
+        statusFields: ['status'],
+        default: (obj) => defaultPod(obj),
+        initialStatus: (obj) => {
+          const status: Obj = { phase: 'Pending', qosClass: podQOSClass(obj.spec) };
+          if (arr(rec(obj.spec).schedulingGates).length > 0) status.conditions = [{ ...SCHEDULING_GATED_CONDITION }];
+          return status;
+        },
+        prepareForStatusUpdate: (obj, old) => {
+          // pods/status may not touch owner references (old kubelets corrupted them) nor the deletion timestamp.
+          obj.metadata = { ...(obj.metadata ?? {}) };
+          if (old.metadata?.ownerReferences === undefined) delete obj.metadata.ownerReferences;
+          else obj.metadata.ownerReferences = clone(old.metadata.ownerReferences);
+        },
+        prepareForSubresourceUpdate: (sub, obj, old) => {
+          if (sub === 'ephemeralcontainers') prepareEphemeralContainersUpdate(obj, old);
+          if (sub === 'resize') {
+            // Only container resources change through resize.
+            const containers = arr(rec(obj.spec).containers).map(rec);
+            obj.spec = clone(old.spec);
+            arr(rec(obj.spec).containers).forEach((c, i) => {
+              const r = containers[i]?.resources;
+              if (r !== undefined) (c as Obj).resources = r;
+            });
+            keepFields(obj, old, ['status']);
+          }
+        },
+        validate: (obj) => validatePodCreate(obj),
+        updateValidatesNew: false,
+        validateUpdate: (obj, old) => [...validatePod(obj), ...validatePodSpecUpdate(obj, old)],
+        validateStatusUpdate: (obj, old) => validatePodStatusUpdate(obj, old),
+        validateSubresourceUpdate: (sub, obj, old) => (sub === 'ephemeralcontainers' ? validateEphemeralContainersUpdate(obj, old) : []),
+        warningsOnCreate: (obj) => podWarnings(obj),
+        warningsOnUpdate: (obj) => podWarnings(obj),
+      }),
+    },
     fieldSelectors: {
       'spec.nodeName': (o) => str(rec(o.spec).nodeName),
       'spec.restartPolicy': (o) => str(rec(o.spec).restartPolicy),
