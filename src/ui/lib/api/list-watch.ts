@@ -150,7 +150,11 @@ export class ListWatch {
           next.set(entry.key, entry);
         }
       } else {
-        for (const object of (body as KubeList).items ?? []) {
+        const list = body as KubeList;
+        // Items of a built-in list carry no apiVersion/kind: take them from the list.
+        const kind = list.kind?.replace(/List$/, '');
+        for (const item of list.items ?? []) {
+          const object = item.kind ? item : { apiVersion: list.apiVersion, kind, ...item };
           const entry = this.entryFrom(object, null);
           next.set(entry.key, entry);
         }
