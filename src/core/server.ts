@@ -4,6 +4,7 @@
 
 import type { Clock } from './clock';
 import type { MvccStore } from './storage/types';
+import type { UserInfo } from './auth/types';
 
 export interface ApiServerOptions {
   /** The storage backend (memory, IndexedDB-backed, file-backed). */
@@ -28,10 +29,23 @@ export interface ApiServerOptions {
   readonly controllers?: readonly string[];
   /** Where controllers report what they could not do (default: console.info). */
   readonly log?: (message: string) => void;
+  /**
+   * Reads a configuration file named by a flag (--token-auth-file,
+   * --authorization-config, --authentication-config, kubeconfig files of
+   * webhooks, keys…). Under Node the file system; in the browser the stored
+   * configuration document. Absent: such flags are a start-up error.
+   */
+  readonly readFile?: (path: string) => Promise<string>;
 }
 
 export interface ApiServer {
   handle(request: Request): Promise<Response>;
+  /**
+   * Serves a request as the given user, skipping authentication (it still goes
+   * through impersonation, authorization and audit). For the server's own
+   * clients (controllers, the host's UI), never reachable over HTTP.
+   */
+  handleAs(request: Request, user: UserInfo): Promise<Response>;
   /** Resolves when the first-start objects exist and every controller has handled what it has seen so far. */
   idle(): Promise<void>;
   close(): Promise<void>;

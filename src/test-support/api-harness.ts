@@ -4,6 +4,7 @@
 import { manualClock, type Clock } from '../core/clock';
 import { createApiServer, type ApiServer } from '../core/server';
 import { openStore } from '../core/storage/mvcc-store';
+import { ACCESS_FLAGS } from '../core/api/access/config';
 
 export interface TestResponse {
   status: number;
@@ -16,6 +17,12 @@ export interface TestResponse {
 export interface TestServer {
   server: ApiServer;
   clock: Clock;
+  /**
+   * With access-control flags: the token of the administrator (system:masters)
+   * the harness adds to the token file and sends unless a request names its
+   * own Authorization header (an empty one sends none).
+   */
+  adminToken?: string;
   request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<TestResponse>;
   get(path: string, headers?: Record<string, string>): Promise<TestResponse>;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<TestResponse>;
@@ -42,19 +49,66 @@ export interface WatchReader {
   cancel(): Promise<void>;
 }
 
-const BASE = 'http://kubetab.test';
+export interface TestServerOptions {
+  /** Configuration files by path, for the flags that name files (--token-auth-file, --authorization-config, …). */
+  readonly files?: Readonly<Record<string, string>>;
+  /** The administrator's token (default: a fixed test token). */
+  readonly adminToken?: string;
+}
 
-export async function startTestServer(flags: Record<string, string> = {}, clock: Clock = manualClock(), controllers: readonly string[] = []): Promise<TestServer> {
+const BASE = 'http://kubetab.test';
+const DEFAULT_ADMIN_TOKEN = 'kubetab-test-admin-token';
+const HARNESS_TOKEN_FILE = '/kubetab-test/tokens.csv';
+
+/** Request headers with the admin token added unless the caller chose an Authorization header ('' sends none). */
+function withCredentials(headers: Record<string, string>, adminToken: string | undefined): Record<string, string> {
+  const own = Object.keys(headers).find((h) => h.toLowerCase() === 'authorization');
+  if (own !== undefined) {
+    if (headers[own] !== '') return headers;
+    const rest = { ...headers };
+    delete rest[own];
+    return rest;
+  }
+  return adminToken ? { ...headers, Authorization: `Bearer ${adminToken}` } : headers;
+}
+
+/**
+ * A fresh server in memory. Without access-control flags it serves requests
+ * that carry no credentials (authentication not configured, decision 0150);
+ * with any (e.g. {'authorization-mode': 'Node,RBAC'}) the harness adds an
+ * administrator in system:masters to the token file and sends its token.
+ */
+export async function startTestServer(
+  flags: Record<string, string> = {},
+  clock: Clock = manualClock(),
+  controllers: readonly string[] = [],
+  options: TestServerOptions = {},
+): Promise<TestServer> {
   const store = await openStore({ clock });
-  const server = await createApiServer({ store, clock, flags, host: 'node', maxWatchSeconds: 3600, controllers });
+  const files: Record<string, string> = { ...(options.files ?? {}) };
+  const secured = ACCESS_FLAGS.some((f) => flags[f] !== undefined);
+  const adminToken = secured ? (options.adminToken ?? DEFAULT_ADMIN_TOKEN) : undefined;
+  const serverFlags = { ...flags };
+  if (adminToken) {
+    const path = serverFlags['token-auth-file'] ?? HARNESS_TOKEN_FILE;
+    serverFlags['token-auth-file'] = path;
+    const existing = files[path] ?? '';
+    files[path] = `${existing}${existing && !existing.endsWith('\n') ? '\n' : ''}${adminToken},kubetab-admin,kubetab-admin,system:masters\n`;
+  }
+  const readFile = async (path: string): Promise<string> => {
+    const text = files[path];
+    if (text === undefined) throw new Error('no such file or directory');
+    return text;
+  };
+  const server = await createApiServer({ store, clock, flags: serverFlags, host: 'node', maxWatchSeconds: 3600, controllers, readFile });
   // Wait for the system namespaces of a fresh cluster.
   for (let i = 0; i < 200; i++) {
-    const res = await server.handle(new Request(`${BASE}/api/v1/namespaces/default`));
+    const res = await server.handle(new Request(`${BASE}/api/v1/namespaces/default`, { headers: withCredentials({}, adminToken) }));
     if (res.status === 200) break;
     await new Promise<void>((resolve) => setTimeout(() => resolve(), 5));
   }
   async function request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse> {
-    const init: RequestInit = { method, headers: { ...headers } };
+    const init: RequestInit = { method, headers: withCredentials({ ...headers }, adminToken) };
     if (body !== undefined) {
       init.body = typeof body === 'string' ? body : JSON.stringify(body);
       if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) (init.headers as Record<string, string>)['Content-Type'] = 'application/json';
@@ -72,6 +126,7 @@ export async function startTestServer(flags: Record<string, string> = {}, clock:
   return {
     server,
     clock,
+    ...(adminToken ? { adminToken } : {}),
     request,
     get: (path, headers) => request('GET', path, undefined, headers),
     post: (path, body, headers) => request('POST', path, body, headers),
@@ -80,7 +135,7 @@ export async function startTestServer(flags: Record<string, string> = {}, clock:
     del: (path, body, headers) => request('DELETE', path, body, headers),
     async watch(path, headers = {}) {
       const controller = new AbortController();
-      const res = await server.handle(new Request(`${BASE}${path}`, { headers, signal: controller.signal }));
+      const res = await server.handle(new Request(`${BASE}${path}`, { headers: withCredentials(headers, adminToken), signal: controller.signal }));
       const reader = res.body!.getReader();
       const decoder = new TextDecoder();
       let buffer = '';

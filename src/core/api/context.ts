@@ -8,6 +8,8 @@ import type { ResourceRegistry, ServedResource } from './registry';
 import type { ResourceRoute } from './route';
 import type { OutputFormat } from './media';
 import type { FeatureGates } from './feature-gates';
+import type { UserInfo } from '../auth/types';
+import type { AccessControl } from './access/access-control';
 
 export interface ServerContext {
   readonly store: MvccStore;
@@ -25,6 +27,15 @@ export interface ServerContext {
   readonly services: Record<string, unknown>;
   /** Hooks other subsystems register: after-write listeners for controllers, etc. */
   readonly startedAt: number;
+  /** Authentication, authorization, audit and the RBAC cache (src/core/api/access). */
+  readonly access?: AccessControl;
+  /**
+   * The user of the request being served. Set only on the per-request copy of
+   * the context the pipeline hands to handlers (so strategies see it through
+   * StrategyContext.user); absent on the server-wide context and when
+   * authentication is not configured.
+   */
+  readonly user?: UserInfo;
 }
 
 export interface RequestScope {
@@ -35,4 +46,6 @@ export interface RequestScope {
   readonly served: ServedResource;
   readonly output: OutputFormat;
   readonly userAgent: string | null;
+  /** The authenticated (or impersonated) user; absent when authentication is not configured. */
+  readonly user?: UserInfo;
 }

@@ -27,6 +27,10 @@ import { subresourceHandlers, virtualHandlers } from './custom';
 import { startControllers, type RunningControllers } from '../controllers';
 // Custom resources: the customresourcedefinitions resource and the controller that serves CRDs.
 import { installCustomResources, withCustomResourceDefinitions } from '../crd';
+// Access control: authentication, impersonation, authorization, audit, RBAC (src/core/api/access).
+import { admit, beginAudit, createAccessControl, handleAuditEndpoint, identityForUserAgent, loadAccessConfig, reconcileBootstrapPolicy, withRbacWriteChecks, AUDIT_PATH } from './access';
+import type { UserInfo } from '../auth/types';
+import { toStatusError } from './respond';
 // Service ClusterIP / NodePort allocation, following the stored Services.
 import { createServiceAllocator, SERVICE_ALLOCATOR } from '../kinds/builtin/core/services/store-allocator';
 
@@ -60,14 +64,19 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const flags = options.flags ?? {};
   const clock = options.clock ?? systemClock();
   const featureGates = new FeatureGates(flags['feature-gates']);
-  // The built-ins plus customresourcedefinitions with the CRD strategy of src/core/crd.
-  const builtins = withCustomResourceDefinitions(builtinResources({ featureGates: featureGates.all() }));
+  // Start-up errors of the access-control flags (kube-apiserver exits with them) reject here.
+  const accessConfig = await loadAccessConfig(flags, options.readFile);
+  const decodeCache = new DecodeCache();
+  const access = createAccessControl(accessConfig, { store: options.store, decodeCache, clock });
+  // The built-ins plus customresourcedefinitions with the CRD strategy of src/core/crd;
+  // the RBAC kinds refuse privilege escalation whatever the authorizer.
+  const builtins = withRbacWriteChecks(withCustomResourceDefinitions(builtinResources({ featureGates: featureGates.all() })), () => access);
   const registry = new ResourceRegistry(builtins, flags['runtime-config']);
   const ctx: ServerContext = {
     store: options.store,
     clock,
     registry,
-    decodeCache: new DecodeCache(),
+    decodeCache,
     flags,
     featureGates,
     host: options.host,
@@ -75,6 +84,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     retentionMs: parseDuration(flags['etcd-compaction-interval'], DEFAULT_RETENTION_MS),
     services: { [SERVICE_ALLOCATOR]: createServiceAllocator(options.store, flags) },
     startedAt: clock.now(),
+    access,
   };
   const hashes = new StorageVersionHashes();
   await hashes.refresh(registry.allDefinitions());
@@ -90,12 +100,17 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   let controllers: RunningControllers | undefined;
   const bootstrapped = options.store
     .ready()
+    // The default RBAC policy, created and repaired at every start (rbac/bootstrap-roles), in place
+    // before the system namespaces appear, so that a cluster whose `default` namespace exists has it.
+    .then(() => reconcileBootstrapPolicy(ctx, access, options.log ?? ((m) => console.info(`[rbac] ${m}`))))
     .then(() => bootstrapCluster(ctx))
     .then(async () => {
-      // The controllers are clients of this server, as kube-controller-manager is of kube-apiserver.
+      // The controllers are clients of this server, as kube-controller-manager is of kube-apiserver,
+      // each with the identity kube gives it (its service account in kube-system).
       const enabled = options.controllers ?? ['*'];
       if (enabled.length > 0) {
-        controllers = startControllers({ send: (request) => handle(request), clock, enabled, ...(options.log ? { log: options.log } : {}) });
+        const send = (request: Request) => handleAs(request, identityForUserAgent(request.headers.get('user-agent')));
+        controllers = startControllers({ send, clock, enabled, ...(options.log ? { log: options.log } : {}) });
         await controllers.idle();
       }
       bootstrapDone = true;
@@ -103,30 +118,59 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   // Custom resources: the CRD controller watches the store and serves Established CRDs through the registry.
   const customResources = installCustomResources(ctx, builtins);
 
-  async function handle(request: Request): Promise<Response> {
+  const handle = (request: Request): Promise<Response> => serve(request, undefined);
+  const handleAs = (request: Request, user: UserInfo): Promise<Response> => serve(request, user);
+
+  /**
+   * The request path: access filters (authentication unless `asUser` is
+   * given, impersonation, authorization, audit), then routing and dispatch.
+   */
+  async function serve(request: Request, asUser: UserInfo | undefined): Promise<Response> {
     const url = new URL(request.url);
     const outputRequest: OutputRequest = {
       accept: request.headers.get('accept'),
       pretty: url.searchParams.get('pretty'),
       userAgent: request.headers.get('user-agent'),
     };
+    const auditID = request.headers.get('audit-id') || crypto.randomUUID();
+    const entry = beginAudit(access, request, url, auditID);
     let output: OutputFormat | undefined;
+    let response: Response;
     try {
-      const route = parseRoute(request.method, url.pathname, url.searchParams);
-      if (route.kind === 'nonresource') {
-        return await handleNonResource(request, url, outputRequest);
+      const admission = await admit(access, request, url, asUser, entry);
+      if (admission.response) {
+        response = admission.response;
+      } else {
+        const user = admission.user;
+        const route = parseRoute(request.method, url.pathname, url.searchParams);
+        if (route.kind === 'nonresource') {
+          response = await handleNonResource(request, url, outputRequest);
+        } else {
+          const served = registry.lookup(route.group, route.version, route.resource);
+          if (!served) throw errors.pathNotFound();
+          if (served.version.deprecated) entry.deprecated = true;
+          if (route.verb === 'watch') entry.stage = 'ResponseStarted';
+          output = negotiateOutput(outputRequest, { transforms: true, watch: route.verb === 'watch' });
+          const scope: RequestScope = { request, url, query: url.searchParams, route, served, output, userAgent: request.headers.get('user-agent'), ...(user ? { user } : {}) };
+          // Strategies see the user through StrategyContext.user (the per-request context).
+          response = await dispatch(user ? { ...ctx, user } : ctx, scope, route);
+        }
       }
-      const served = registry.lookup(route.group, route.version, route.resource);
-      if (!served) throw errors.pathNotFound();
-      output = negotiateOutput(outputRequest, { transforms: true, watch: route.verb === 'watch' });
-      const scope: RequestScope = { request, url, query: url.searchParams, route, served, output, userAgent: request.headers.get('user-agent') };
-      return await dispatch(scope, route);
     } catch (err) {
-      return errorResponse(err, output ?? errorOutput(outputRequest));
+      entry.status = toStatusError(err).status;
+      response = errorResponse(err, output ?? errorOutput(outputRequest));
     }
+    entry.code = response.status;
+    entry.stageAt = clock.now();
+    try {
+      response.headers.set('Audit-Id', auditID);
+    } catch {
+      // Immutable headers (never for the core's own responses).
+    }
+    return response;
   }
 
-  async function dispatch(scope: RequestScope, route: ResourceRoute): Promise<Response> {
+  async function dispatch(ctx: ServerContext, scope: RequestScope, route: ResourceRoute): Promise<Response> {
     const verbs = scope.served.definition.verbs;
     // Scope: a cluster-scoped resource has no namespaced paths; a namespaced one has only list and watch across namespaces.
     const namespaced = scope.served.definition.namespaced;
@@ -186,6 +230,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   async function handleNonResource(request: Request, url: URL, outputRequest: OutputRequest): Promise<Response> {
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const method = request.method.toUpperCase();
+    // KubeTab's own audit endpoint (authorized above as a non-resource path).
+    if (path === AUDIT_PATH) return handleAuditEndpoint(access, method, url.searchParams);
     const health = handleHealth(ctx, path, url.searchParams, { storeReady: () => storeReady, bootstrapped: () => bootstrapDone });
     if (health) return method === 'GET' || method === 'HEAD' ? health : Promise.reject(errors.methodNotAllowedOnPath());
     if (path.startsWith('/openapi')) return handleOpenApi(ctx, request, url);
@@ -220,12 +266,14 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
 
   return {
     handle,
+    handleAs,
     async idle() {
       await bootstrapped;
       await controllers?.idle();
     },
     async close() {
       customResources.stop();
+      access.stop();
       await bootstrapped.catch(() => undefined);
       await controllers?.stop();
       await options.store.close();

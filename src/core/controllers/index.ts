@@ -18,6 +18,8 @@ import { serviceAccountController, SERVICE_ACCOUNT_CONTROLLER } from './service-
 import { rootCAPublisher, ROOT_CA_PUBLISHER, type RootCAOptions } from './root-ca/root-ca-publisher';
 import { bootstrapController, BOOTSTRAP_CONTROLLER, type BootstrapOptions } from './bootstrap/bootstrap-controller';
 import { podTerminationController, POD_TERMINATION_CONTROLLER } from './pod-termination/pod-termination-controller';
+import { schedulerController, SCHEDULER_CONTROLLER } from './scheduler/scheduler-controller';
+import { clusterRoleAggregationController, CLUSTERROLE_AGGREGATION_CONTROLLER } from './clusterrole-aggregation/clusterrole-aggregation-controller';
 
 export interface StartControllersOptions {
   /** The server, authenticated as the identity the controllers run as. */
@@ -59,6 +61,15 @@ const REGISTRY: readonly Registration[] = [
   { name: ROOT_CA_PUBLISHER, aliases: ['root-ca-cert-publisher'], serviceAccount: 'root-ca-cert-publisher', component: 'kube-controller-manager', factory: (ctx, o) => rootCAPublisher(ctx, o.rootCA) },
   // KubeTab's stand-in for the kubelet's end of a graceful pod deletion (docs/decisions/0140).
   { name: POD_TERMINATION_CONTROLLER, aliases: [], component: 'kubelet', factory: (ctx) => podTerminationController(ctx) },
+  // A small default-scheduler: binds pods to fitting nodes, else PodScheduled=False (docs/decisions/0142).
+  { name: SCHEDULER_CONTROLLER, aliases: ['scheduler'], component: 'kube-scheduler', factory: (ctx) => schedulerController(ctx) },
+  {
+    name: CLUSTERROLE_AGGREGATION_CONTROLLER,
+    aliases: ['clusterrole-aggregation'],
+    serviceAccount: 'clusterrole-aggregation-controller',
+    component: 'kube-controller-manager',
+    factory: (ctx) => clusterRoleAggregationController(ctx),
+  },
 ];
 
 export const CONTROLLER_NAMES: readonly string[] = REGISTRY.map((r) => r.name);

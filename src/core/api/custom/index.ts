@@ -1,7 +1,7 @@
 // Subresources and resources that are not plain stored objects: each is a
 // handler named by the kind's declaration (SubresourceDefinition.handler,
 // ResourceDefinition.handler). Handlers for access control (tokens, reviews)
-// are registered by the auth wiring.
+// live in ../access.
 
 import type { SubresourceDefinition } from '../../kinds/types';
 import type { RequestScope, ServerContext } from '../context';
@@ -12,6 +12,15 @@ import { handlePodEviction } from './pod-eviction';
 import { handleUpgradeRequired } from './upgrade-required';
 import { handleProxy } from './proxy';
 import { handleComponentStatuses } from './componentstatuses';
+import {
+  handleLocalSubjectAccessReview,
+  handleSelfSubjectAccessReview,
+  handleSelfSubjectReview,
+  handleSelfSubjectRulesReview,
+  handleServiceAccountToken,
+  handleSubjectAccessReview,
+  handleTokenReview,
+} from '../access/review-handlers';
 
 export type SubresourceHandler = (ctx: ServerContext, scope: RequestScope, sub: SubresourceDefinition) => Promise<Response>;
 export type VirtualHandler = (ctx: ServerContext, scope: RequestScope) => Promise<Response>;
@@ -27,9 +36,16 @@ export const subresourceHandlers: Record<string, SubresourceHandler> = {
   'pod-proxy': handleProxy,
   'service-proxy': handleProxy,
   'node-proxy': handleProxy,
+  'serviceaccount-token': handleServiceAccountToken,
 };
 
 export const virtualHandlers: Record<string, VirtualHandler> = {
   'pod-binding': handleBindingResource,
   componentstatuses: handleComponentStatuses,
+  tokenreview: handleTokenReview,
+  selfsubjectreview: handleSelfSubjectReview,
+  subjectaccessreview: handleSubjectAccessReview,
+  selfsubjectaccessreview: handleSelfSubjectAccessReview,
+  localsubjectaccessreview: handleLocalSubjectAccessReview,
+  selfsubjectrulesreview: handleSelfSubjectRulesReview,
 };

@@ -1,0 +1,186 @@
+// Access control assembled for one server: the authenticator chain, the
+// authorizer chain, the RBAC objects kept from the store, the service-account
+// keys, and the audit log. Built from the configuration of ./config; the
+// parts that need the store (keys, RBAC objects) are ready once `ready`
+// resolves, which every request awaits.
+
+import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
+import {
+  buildAuthenticator,
+  buildAuthorizers,
+  createBootstrapTokenAuthenticator,
+  createJwtAuthenticator,
+  createServiceAccountAuthenticator,
+  createStaticTokenAuthenticator,
+  createTokenWebhookAuthenticator,
+  type AuthorizerChain,
+  type RbacAuthorizer,
+  type RequestAuthenticatorChain,
+  type ServiceAccountKeys,
+  type TokenAuthenticator,
+  type WebhookTransport,
+} from '../../auth';
+import type { Clock } from '../../clock';
+import type { MvccStore } from '../../storage/types';
+import type { DecodeCache } from '../object-codec';
+import { AuditLog } from './audit-log';
+import type { AccessConfig, OidcSettings, WebhookEndpoint } from './config';
+import { createObjectReader, type ObjectReader } from './object-reader';
+import { createStoreRbacSource, type StoreRbacSource } from './rbac-store-source';
+import { loadServiceAccountKeys } from './service-account-key';
+
+export interface AccessControl {
+  readonly config: AccessConfig;
+  /** Resolves when the keys and the stored RBAC objects are loaded (rejects on a bad key file). */
+  readonly ready: Promise<void>;
+  readonly rbacSource: StoreRbacSource;
+  /** The configured chain (system:masters first). */
+  readonly authorizers: AuthorizerChain;
+  /** RBAC's rule resolution, used for escalation checks whatever the chain. */
+  readonly rbac: RbacAuthorizer;
+  /** True when the chain can only allow (system:masters + AlwaysAllow): the fast path. */
+  readonly alwaysAllows: boolean;
+  readonly audit: AuditLog;
+  readonly objects: ObjectReader;
+  readonly clock: Clock;
+  /** Available once `ready` resolved. */
+  authenticator(): RequestAuthenticatorChain;
+  serviceAccountKeys(): ServiceAccountKeys;
+  stop(): void;
+}
+
+export interface AccessControlDeps {
+  readonly store: MvccStore;
+  readonly decodeCache: DecodeCache;
+  readonly clock: Clock;
+  /** Audit log capacity (entries). */
+  readonly auditCapacity?: number;
+}
+
+/** POSTs a JSON review to a webhook and returns the decoded answer. */
+function jsonTransport(endpoint: WebhookEndpoint): (body: unknown, signal: AbortSignal) => Promise<unknown> {
+  return async (body, signal) => {
+    const res = await fetch(endpoint.server, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...(endpoint.token ? { Authorization: `Bearer ${endpoint.token}` } : {}) },
+      body: JSON.stringify(body),
+      signal,
+    });
+    const text = await res.text();
+    if (res.status < 200 || res.status > 299) throw new Error(`the server responded with the status code ${res.status} but did not return more information`);
+    return JSON.parse(text) as unknown;
+  };
+}
+
+/**
+ * The issuer's keys through OIDC discovery, fetched on first use (and again
+ * after a failure): the discovery document's `issuer` must be the configured
+ * URL, as kube-apiserver checks.
+ */
+function discoveredKeys(settings: OidcSettings): JWTVerifyGetKey {
+  const issuer = settings.config.issuer;
+  let keys: Promise<JWTVerifyGetKey> | undefined;
+  const discover = async (): Promise<JWTVerifyGetKey> => {
+    const url = issuer.discoveryURL ?? `${issuer.url.replace(/\/$/, '')}/.well-known/openid-configuration`;
+    const res = await fetch(url, { headers: { Accept: 'application/json' } });
+    if (res.status !== 200) throw new Error(`oidc: get ${url}: ${res.status}`);
+    const doc = (await res.json()) as { issuer?: string; jwks_uri?: string };
+    if (doc.issuer !== issuer.url) throw new Error(`oidc: issuer did not match the issuer returned by provider, expected "${issuer.url}" got "${doc.issuer ?? ''}"`);
+    if (!doc.jwks_uri) throw new Error('oidc: discovery document has no jwks_uri');
+    return createRemoteJWKSet(new URL(doc.jwks_uri));
+  };
+  return async (header, token) => {
+    keys ??= discover().catch((err: unknown) => {
+      keys = undefined;
+      throw err;
+    });
+    return (await keys)(header, token);
+  };
+}
+
+export function createAccessControl(config: AccessConfig, deps: AccessControlDeps): AccessControl {
+  const { clock } = deps;
+  const rbacSource = createStoreRbacSource(deps.store, (kv) => deps.decodeCache.decode(kv));
+  const objects = createObjectReader(deps);
+  const webhookTransport = (name: string): WebhookTransport => {
+    const endpoint = config.authorizationWebhooks.get(name);
+    if (!endpoint) throw new Error(`authorizer ${name}: no webhook endpoint configured`);
+    const send = jsonTransport(endpoint);
+    return { send: (review, signal) => send(review, signal) };
+  };
+  const { chain, rbac } = buildAuthorizers(config.authorization, {
+    clock,
+    rbacSource,
+    abacPolicies: config.abacPolicies,
+    webhookTransport,
+  });
+  const alwaysAllows = chain.authorizers.every((a) => a.type === 'Privileged' || a.type === 'AlwaysAllow') && chain.authorizers.some((a) => a.type === 'AlwaysAllow');
+  const audit = new AuditLog(deps.auditCapacity ?? 2000);
+
+  let keys: ServiceAccountKeys | undefined;
+  let authn: RequestAuthenticatorChain | undefined;
+
+  const ready = (async () => {
+    const sa = config.serviceAccounts;
+    keys = await loadServiceAccountKeys(deps.store, sa.signingKeyPem, sa.verificationKeyPems);
+    const serviceAccounts = createServiceAccountAuthenticator({
+      issuers: sa.issuers,
+      apiAudiences: sa.apiAudiences,
+      keys,
+      clock,
+      lookup: sa.lookup,
+      getServiceAccount: (ns, name) => objects.get('', 'serviceaccounts', ns, name),
+      getSecret: (ns, name) => objects.get('', 'secrets', ns, name),
+      getPod: (ns, name) => objects.get('', 'pods', ns, name),
+      getNode: (name) => objects.get('', 'nodes', '', name),
+    });
+    const jwt: TokenAuthenticator[] = config.jwt.map((j) =>
+      createJwtAuthenticator({ config: j.config, keys: discoveredKeys(j), clock, ...(j.algorithms ? { algorithms: j.algorithms } : {}) }),
+    );
+    const webhook = config.tokenWebhook;
+    authn = buildAuthenticator({
+      ...(config.tokenFile ? { tokenFile: createStaticTokenAuthenticator(config.tokenFile) } : {}),
+      serviceAccounts,
+      ...(config.bootstrapTokens ? { bootstrapTokens: createBootstrapTokenAuthenticator({ clock, getSecret: (ns, name) => objects.get('', 'secrets', ns, name) }) } : {}),
+      jwt,
+      ...(webhook
+        ? {
+            tokenWebhook: createTokenWebhookAuthenticator({
+              send: jsonTransport(webhook),
+              clock,
+              version: webhook.version,
+              cacheTtlMs: webhook.cacheTtlMs,
+              implicitAudiences: sa.apiAudiences,
+            }),
+          }
+        : {}),
+      anonymous: config.anonymous,
+    });
+    await rbacSource.ready;
+  })();
+  // Callers await `ready`; an unhandled rejection here would be reported twice.
+  ready.catch(() => undefined);
+
+  return {
+    config,
+    ready,
+    rbacSource,
+    authorizers: chain,
+    rbac,
+    alwaysAllows,
+    audit,
+    objects,
+    clock,
+    authenticator() {
+      if (!authn) throw new Error('access control is not ready');
+      return authn;
+    },
+    serviceAccountKeys() {
+      if (!keys) throw new Error('access control is not ready');
+      return keys;
+    },
+    stop() {
+      rbacSource.stop();
+    },
+  };
+}

@@ -1,0 +1,139 @@
+// The access filters of the request pipeline, in kube-apiserver's order:
+// authentication (401 when credentials are refused, or absent while anonymous
+// is off) → audit → impersonation (each Impersonate-* header checked with the
+// `impersonate` verb) → authorization (403 with kube's message, or 500 when
+// an authorizer failed and nobody allowed). The caller dispatches the request
+// when admit() returns a user (or none, when authentication is not
+// configured) and renders thrown StatusErrors as negotiated Status bodies.
+
+import {
+  attributesFor,
+  authnRequestFromHeaders,
+  forbiddenError,
+  impersonate,
+  impersonationRequests,
+  requestInfoFor,
+  unauthorizedError,
+  type Decision,
+  type RequestInfo,
+  type UserInfo,
+} from '../../auth';
+import type { AccessControl } from './access-control';
+import type { AuditEntry } from './audit-log';
+import { AUDIT_PATH } from './audit-endpoint';
+
+export interface Admission {
+  /** The user the request is served as (after impersonation); absent when authentication is not configured. */
+  readonly user?: UserInfo;
+  readonly info: RequestInfo;
+  /** A response the filters answered with themselves (500 texts); dispatch nothing. */
+  readonly response?: Response;
+}
+
+const IMPERSONATE_HEADERS = /^impersonate-/i;
+
+/** responsewriters.InternalError: plain text, the request URI quoted as Go's %q. */
+export function internalErrorResponse(requestURI: string, message: string): Response {
+  const sanitized = requestURI.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return new Response(`Internal Server Error: ${JSON.stringify(sanitized)}: ${message}`, {
+    status: 500,
+    headers: { 'Content-Type': 'text/plain', 'X-Content-Type-Options': 'nosniff' },
+  });
+}
+
+function hasImpersonation(headers: Headers): boolean {
+  let found = false;
+  headers.forEach((_v, k) => {
+    if (IMPERSONATE_HEADERS.test(k)) found = true;
+  });
+  return found;
+}
+
+/** What AlwaysAllow answers for a request without a user (authentication not configured). */
+const UNAUTHENTICATED_ALLOW: Decision = Object.freeze({
+  decision: 'Allow',
+  reason: '',
+  trace: [{ authorizer: 'AlwaysAllow', name: 'alwaysallow', decision: 'Allow', reason: '', notes: ['no user: authentication is not configured'] }],
+}) as Decision;
+
+/**
+ * The audit record of a request, kept in the log at once (and completed as
+ * the request goes on). Reads of the audit log itself are not recorded, so
+ * that a reader polling it does not fill it.
+ */
+export function beginAudit(access: AccessControl, request: Request, url: URL, auditID: string): AuditEntry {
+  const receivedAt = access.clock.now();
+  const userAgent = request.headers.get('user-agent');
+  const entry: AuditEntry = {
+    auditID,
+    receivedAt,
+    stageAt: receivedAt,
+    requestURI: url.pathname + url.search,
+    info: requestInfoFor(request.method, url.pathname, url.searchParams),
+    ...(userAgent ? { userAgent } : {}),
+    stage: 'ResponseComplete',
+  };
+  if (url.pathname !== AUDIT_PATH) access.audit.record(entry);
+  return entry;
+}
+
+/**
+ * Runs the access filters. `asUser` is the identity of the server's own
+ * clients (handleAs): authentication is skipped for them.
+ * Throws a StatusError (401/403) for the caller to render.
+ */
+export async function admit(access: AccessControl, request: Request, url: URL, asUser: UserInfo | undefined, entry: AuditEntry): Promise<Admission> {
+  const { info, requestURI } = entry;
+  await access.ready;
+
+  // Authentication.
+  let user: UserInfo | undefined = asUser;
+  const headers = request.headers;
+  if (!asUser) {
+    const passThrough = !access.config.configured && !headers.has('authorization');
+    if (!passThrough) {
+      const outcome = await access.authenticator().authenticate(authnRequestFromHeaders(headers, url.pathname));
+      entry.authentication = {
+        ...(outcome.authenticator ? { authenticator: outcome.authenticator } : {}),
+        status: outcome.status,
+        steps: outcome.steps,
+      };
+      if (outcome.status !== 'ok' || !outcome.user) throw unauthorizedError();
+      user = outcome.user;
+    }
+  }
+  if (user) entry.user = user;
+
+  // Impersonation.
+  if (hasImpersonation(headers)) {
+    if (!user) return { info, response: internalErrorResponse(requestURI, 'no user found for request') };
+    const parsed = impersonationRequests(authnRequestFromHeaders(headers, url.pathname));
+    if (parsed.error) return { info, response: internalErrorResponse(requestURI, parsed.error) };
+    if (parsed.requests.length > 0) {
+      const result = await impersonate(authnRequestFromHeaders(headers, url.pathname), user, (a) => access.authorizers.authorize(a));
+      entry.impersonation = result.checks;
+      if (result.error || !result.user) {
+        const last = result.checks[result.checks.length - 1];
+        if (last) entry.decision = last.decision;
+        throw result.error ?? unauthorizedError();
+      }
+      user = result.user;
+      entry.impersonatedUser = user;
+    }
+  }
+
+  // Authorization.
+  let decision: Decision;
+  if (!user) decision = UNAUTHENTICATED_ALLOW;
+  else {
+    const attrs = attributesFor(user, info);
+    decision = await access.authorizers.authorize(attrs);
+    if (decision.decision !== 'Allow') {
+      entry.decision = decision;
+      if (decision.error) return { user, info, response: internalErrorResponse(requestURI, decision.error) };
+      throw forbiddenError(attrs, decision.reason);
+    }
+  }
+  entry.decision = decision;
+  return user ? { user, info } : { info };
+}

@@ -1,0 +1,12 @@
+// Access control wired into the API server (see README.md): configuration
+// from flags, the request filters, the RBAC cache and write checks, the
+// default policy, the review handlers and the audit log.
+
+export { loadAccessConfig, StartupError, DEFAULT_SERVICE_ACCOUNT_ISSUER, type AccessConfig } from './config';
+export { createAccessControl, type AccessControl } from './access-control';
+export { admit, beginAudit, internalErrorResponse, type Admission } from './filter';
+export { identityForUserAgent, APISERVER_USER } from './internal-identities';
+export { reconcileBootstrapPolicy, APISERVER_USER_AGENT } from './bootstrap-policy';
+export { withRbacWriteChecks } from './rbac-write-checks';
+export { handleAuditEndpoint, AUDIT_PATH } from './audit-endpoint';
+export { AuditLog, type AuditRecordJson } from './audit-log';

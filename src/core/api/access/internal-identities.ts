@@ -1,0 +1,37 @@
+// Who the server's own clients are. In a kubeadm cluster
+// kube-controller-manager runs with --use-service-account-credentials, so each
+// controller acts as its service account in kube-system, and its shared
+// informers as system:kube-controller-manager; kube-apiserver's own loopback
+// client is system:apiserver in system:masters. KubeTab's controllers say who
+// they are in their User-Agent (see src/core/controllers/index.ts) and reach
+// the server through handleAs, never over HTTP.
+
+import { GROUP, USER, serviceAccountGroups, serviceAccountUsername, type UserInfo } from '../../auth';
+
+/** kube-apiserver's privileged loopback identity. */
+export const APISERVER_USER: UserInfo = Object.freeze({ username: USER.apiserver, groups: Object.freeze([GROUP.authenticated, GROUP.masters]) as readonly string[] });
+
+const CONTROLLER_MANAGER_USER: UserInfo = Object.freeze({ username: USER.kubeControllerManager, groups: Object.freeze([GROUP.authenticated]) as readonly string[] });
+
+const SA_SUFFIX = /\/system:serviceaccount:([a-z0-9]([-a-z0-9]*[a-z0-9])?):([a-z0-9]([-.a-z0-9]*[a-z0-9])?)$/;
+
+const cache = new Map<string, UserInfo>();
+
+/** The identity kube uses for a client of the server's own, from its User-Agent. */
+export function identityForUserAgent(userAgent: string | null): UserInfo {
+  const ua = userAgent ?? '';
+  const hit = cache.get(ua);
+  if (hit) return hit;
+  let user: UserInfo;
+  const sa = SA_SUFFIX.exec(ua);
+  if (sa) {
+    const [, namespace, , name] = sa as unknown as [string, string, string, string];
+    user = { username: serviceAccountUsername(namespace, name), groups: [...serviceAccountGroups(namespace), GROUP.authenticated] };
+  } else if (ua.startsWith('kube-controller-manager/')) {
+    user = CONTROLLER_MANAGER_USER;
+  } else {
+    user = APISERVER_USER;
+  }
+  if (cache.size < 256) cache.set(ua, user);
+  return user;
+}
