@@ -28,7 +28,7 @@ import { startControllers, type RunningControllers } from '../controllers';
 // Custom resources: the customresourcedefinitions resource and the controller that serves CRDs.
 import { installCustomResources, withCustomResourceDefinitions } from '../crd';
 // Access control: authentication, impersonation, authorization, audit, RBAC (src/core/api/access).
-import { admit, beginAudit, createAccessControl, handleAuditEndpoint, identityForUserAgent, loadAccessConfig, reconcileBootstrapPolicy, withRbacWriteChecks, AUDIT_PATH } from './access';
+import { admit, beginAudit, createAccessControl, handleAuditEndpoint, internalClientFor, loadAccessConfig, type InternalClient, reconcileBootstrapPolicy, withRbacWriteChecks, AUDIT_PATH } from './access';
 import type { UserInfo } from '../auth/types';
 import { toStatusError } from './respond';
 // Service ClusterIP / NodePort allocation, following the stored Services.
@@ -109,7 +109,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       // each with the identity kube gives it (its service account in kube-system).
       const enabled = options.controllers ?? ['*'];
       if (enabled.length > 0) {
-        const send = (request: Request) => handleAs(request, identityForUserAgent(request.headers.get('user-agent')));
+        const send = (request: Request) => serve(request, internalClientFor(request.headers.get('user-agent')));
         controllers = startControllers({ send, clock, enabled, ...(options.log ? { log: options.log } : {}) });
         await controllers.idle();
       }
@@ -119,13 +119,13 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const customResources = installCustomResources(ctx, builtins);
 
   const handle = (request: Request): Promise<Response> => serve(request, undefined);
-  const handleAs = (request: Request, user: UserInfo): Promise<Response> => serve(request, user);
+  const handleAs = (request: Request, user: UserInfo): Promise<Response> => serve(request, { user });
 
   /**
-   * The request path: access filters (authentication unless `asUser` is
+   * The request path: access filters (authentication unless `client` is
    * given, impersonation, authorization, audit), then routing and dispatch.
    */
-  async function serve(request: Request, asUser: UserInfo | undefined): Promise<Response> {
+  async function serve(request: Request, client: InternalClient | undefined): Promise<Response> {
     const url = new URL(request.url);
     const outputRequest: OutputRequest = {
       accept: request.headers.get('accept'),
@@ -137,7 +137,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     let output: OutputFormat | undefined;
     let response: Response;
     try {
-      const admission = await admit(access, request, url, asUser, entry);
+      const admission = await admit(access, request, url, client, entry);
       if (admission.response) {
         response = admission.response;
       } else {

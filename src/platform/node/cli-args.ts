@@ -10,11 +10,15 @@ export interface CliOptions {
   readonly dataDir?: string;
   /** kube-apiserver flags by name without dashes, e.g. {'runtime-config': 'batch/v1=false'}. */
   readonly flags: Record<string, string>;
+  /** --open: no access control (AlwaysAllow, plain http, no credentials), instead of the secure default. */
+  readonly open: boolean;
   readonly help: boolean;
 }
 
 /** Host options; kube-apiserver's --secure-port is accepted as a synonym of --port. */
-const HOST_FLAGS = new Set(['port', 'secure-port', 'kubeconfig', 'data-dir', 'bind-address', 'help']);
+const HOST_FLAGS = new Set(['port', 'secure-port', 'kubeconfig', 'data-dir', 'bind-address', 'help', 'open']);
+/** kube-apiserver flags that may be given several times (StringArray / StringSlice): their values are joined with commas. */
+const REPEATABLE_FLAGS = new Set(['service-account-issuer', 'service-account-key-file', 'api-audiences', 'oidc-required-claim', 'oidc-signing-algs']);
 
 export function parseCliArgs(argv: readonly string[]): CliOptions {
   const values: Record<string, string> = {};
@@ -43,7 +47,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       }
     }
     if (name === '') throw new Error(`bad flag syntax: ${arg}`);
-    values[name] = value;
+    values[name] = REPEATABLE_FLAGS.has(name) && values[name] !== undefined ? `${values[name]},${value}` : value;
   }
 
   const flags: Record<string, string> = {};
@@ -60,5 +64,6 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     dataDir: values['data-dir'],
     flags,
     help: values.help === 'true',
+    open: values.open !== undefined && values.open !== 'false',
   };
 }

@@ -5,9 +5,11 @@
 
 import { resolve } from 'node:path';
 import { parseCliArgs } from './cli-args';
-import { writeKubeconfig } from './kubeconfig';
+import { writeKubeconfig, type ExecUser } from './kubeconfig';
 import { startNodeHost } from './node-host';
 import { tlsFromFlags } from './tls-flags';
+import { secureDefaults, type SecureSetup } from './secure-defaults';
+import { pluginCommand } from './credential-plugin';
 
 const USAGE = `Usage: npm run serve -- [--port 8080] [--kubeconfig ./kubeconfig] [--data-dir DIR] [kube-apiserver flags]
 
@@ -15,6 +17,14 @@ const USAGE = `Usage: npm run serve -- [--port 8080] [--kubeconfig ./kubeconfig]
   --bind-address IP   address to listen on (default 127.0.0.1)
   --kubeconfig PATH   write a kubeconfig for kubectl pointing at this server
   --data-dir DIR      keep the data in DIR across restarts (default: in memory)
+  --open              no access control: AlwaysAllow over plain http, no credentials
+
+By default the server is secured like a kubeadm cluster: --authorization-mode=Node,RBAC
+(unless --authorization-mode or --authorization-config is given), an administrator
+(kubernetes-admin, in system:masters) with a token in a generated --token-auth-file,
+and https with a self-signed certificate (kept in DIR/pki with --data-dir). The
+kubeconfig uses that administrator, and has a context "kubetab-default-sa" whose
+credentials come from the credential plugin as system:serviceaccount:default:default.
 
   --tls-cert-file F --tls-private-key-file K   serve https (the kubeconfig trusts F)
 
@@ -36,22 +46,33 @@ async function main(): Promise<void> {
     return;
   }
 
-  const tls = tlsFromFlags(options.flags);
+  const dataDir = options.dataDir ? resolve(options.dataDir) : undefined;
+  // The secure default (unless --open): Node,RBAC, an administrator token, https.
+  const secure: SecureSetup | undefined = options.open ? undefined : await secureDefaults(options.flags, { ...(dataDir ? { dataDir } : {}), bindAddress: options.bindAddress });
+  const flags = secure?.flags ?? options.flags;
+  const tls = tlsFromFlags(flags);
   const host = await startNodeHost({
     port: options.port,
     host: options.bindAddress,
-    dataDir: options.dataDir ? resolve(options.dataDir) : undefined,
-    flags: options.flags,
+    dataDir,
+    flags,
     tls,
   });
 
   if (options.kubeconfig) {
     const path = resolve(options.kubeconfig);
+    const execUsers: ExecUser[] = secure ? [{ name: 'kubetab-default-sa', ...pluginCommand('system:serviceaccount:default:default', secure.tokenFile) }] : [];
     // In https mode kubectl trusts the served certificate (self-signed, or its chain's PEM).
-    await writeKubeconfig(path, { server: host.url, ...(tls ? { certificateAuthorityData: tls.cert.toString() } : {}) });
+    await writeKubeconfig(path, {
+      server: host.url,
+      ...(tls ? { certificateAuthorityData: tls.cert.toString() } : {}),
+      ...(secure?.adminToken ? { token: secure.adminToken, userName: 'kubernetes-admin' } : {}),
+      execUsers,
+    });
     process.stdout.write(`Wrote kubeconfig to ${path}\n  try: kubectl --kubeconfig ${options.kubeconfig} get namespaces\n`);
   }
   process.stdout.write(`KubeTab API server listening on ${host.url}\n`);
+  if (secure) process.stdout.write(`Access control: ${flags['authorization-mode'] ?? `--authorization-config=${flags['authorization-config']}`}; tokens in ${secure.tokenFile}\n`);
   process.stdout.write(options.dataDir ? `Data kept in ${resolve(options.dataDir)}\n` : 'Data kept in memory (use --data-dir DIR to keep it)\n');
 
   let stopping = false;

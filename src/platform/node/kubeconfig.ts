@@ -1,5 +1,6 @@
 // The kubeconfig `npm run serve` writes so that kubectl talks to this server
-// with no further set-up: one cluster, one user, one context, made current.
+// with no further set-up: one cluster, the administrator's user and context
+// (made current), and a user and context per credential-plugin identity.
 
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -14,6 +15,14 @@ export interface KubeconfigOptions {
   readonly token?: string;
   /** PEM of the server's CA, for the https mode. */
   readonly certificateAuthorityData?: string;
+  /** Users whose credentials come from a credential plugin (client.authentication.k8s.io/v1), each with a context of the same name. */
+  readonly execUsers?: readonly ExecUser[];
+}
+
+export interface ExecUser {
+  readonly name: string;
+  readonly command: string;
+  readonly args: readonly string[];
 }
 
 export function kubeconfigText(options: KubeconfigOptions): string {
@@ -27,12 +36,31 @@ export function kubeconfigText(options: KubeconfigOptions): string {
   if (options.token) userEntry.token = options.token;
   const context: Record<string, string> = { cluster, user };
   if (options.namespace) context.namespace = options.namespace;
+  const execUsers = options.execUsers ?? [];
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [{ name: cluster, cluster: clusterEntry }],
-    users: [{ name: user, user: userEntry }],
-    contexts: [{ name: cluster, context }],
+    users: [
+      { name: user, user: userEntry },
+      ...execUsers.map((u) => ({
+        name: u.name,
+        user: {
+          exec: {
+            apiVersion: 'client.authentication.k8s.io/v1',
+            command: u.command,
+            args: [...u.args],
+            // The plugin reads the server address and CA from KUBERNETES_EXEC_INFO.
+            provideClusterInfo: true,
+            interactiveMode: 'Never',
+          },
+        },
+      })),
+    ],
+    contexts: [
+      { name: cluster, context },
+      ...execUsers.map((u) => ({ name: u.name, context: { cluster, user: u.name, ...(options.namespace ? { namespace: options.namespace } : {}) } })),
+    ],
     'current-context': cluster,
     preferences: {},
   });

@@ -2,6 +2,7 @@
 // builds the core around it and serves it over HTTP with the adapter. Used by
 // the CLI, the kubectl test and the benchmark alike.
 
+import { readFile } from 'node:fs/promises';
 import { systemClock, type Clock } from '../../core/clock';
 import { createApiServer, type ApiServer } from '../../core/server';
 import { openStore, type OpenedStore } from '../../core/storage/mvcc-store';
@@ -71,6 +72,8 @@ export async function startNodeHost(options: NodeHostOptions): Promise<NodeHost>
     clock,
     flags,
     host: 'node',
+    // Files named by flags (--token-auth-file, --authorization-config, …) are read from disk.
+    readFile: (path) => readFile(path, 'utf8'),
     ...(options.maxWatchSeconds !== undefined ? { maxWatchSeconds: options.maxWatchSeconds } : {}),
   });
   await waitUntilReady(apiServer);

@@ -4,8 +4,8 @@
 
 export { loadAccessConfig, StartupError, DEFAULT_SERVICE_ACCOUNT_ISSUER, type AccessConfig } from './config';
 export { createAccessControl, type AccessControl } from './access-control';
-export { admit, beginAudit, internalErrorResponse, type Admission } from './filter';
-export { identityForUserAgent, APISERVER_USER } from './internal-identities';
+export { admit, beginAudit, internalErrorResponse, type Admission, type InternalClient } from './filter';
+export { identityForUserAgent, internalClientFor, APISERVER_USER, CONTROLLER_MANAGER_USER } from './internal-identities';
 export { reconcileBootstrapPolicy, APISERVER_USER_AGENT } from './bootstrap-policy';
 export { withRbacWriteChecks } from './rbac-write-checks';
 export { handleAuditEndpoint, AUDIT_PATH } from './audit-endpoint';

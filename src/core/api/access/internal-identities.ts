@@ -11,11 +11,23 @@ import { GROUP, USER, serviceAccountGroups, serviceAccountUsername, type UserInf
 /** kube-apiserver's privileged loopback identity. */
 export const APISERVER_USER: UserInfo = Object.freeze({ username: USER.apiserver, groups: Object.freeze([GROUP.authenticated, GROUP.masters]) as readonly string[] });
 
-const CONTROLLER_MANAGER_USER: UserInfo = Object.freeze({ username: USER.kubeControllerManager, groups: Object.freeze([GROUP.authenticated]) as readonly string[] });
+export const CONTROLLER_MANAGER_USER: UserInfo = Object.freeze({ username: USER.kubeControllerManager, groups: Object.freeze([GROUP.authenticated]) as readonly string[] });
 
 const SA_SUFFIX = /\/system:serviceaccount:([a-z0-9]([-a-z0-9]*[a-z0-9])?):([a-z0-9]([-.a-z0-9]*[a-z0-9])?)$/;
 
 const cache = new Map<string, UserInfo>();
+
+/**
+ * The identity of a client of the server's own, from its User-Agent, as
+ * handleAs takes it. A controller acting as its service account reads (get,
+ * list, watch) as system:kube-controller-manager when its own role does not
+ * allow the read: in kube-controller-manager its informers and listers use
+ * the manager's credentials, only its writes the service account's.
+ */
+export function internalClientFor(userAgent: string | null): { user: UserInfo; readsAs?: UserInfo } {
+  const user = identityForUserAgent(userAgent);
+  return user.username.startsWith('system:serviceaccount:') ? { user, readsAs: CONTROLLER_MANAGER_USER } : { user };
+}
 
 /** The identity kube uses for a client of the server's own, from its User-Agent. */
 export function identityForUserAgent(userAgent: string | null): UserInfo {
