@@ -1,7 +1,8 @@
 // The answer: status, time, headers (Warning headers called out), body
 // pretty-printed, and "Continue" when a list has more pages.
 
-import { splitWarnings, type ConsoleResponse } from './send';
+import { parseWarnings } from '../../lib/api/warnings';
+import type { ConsoleResponse } from './send';
 
 interface Props {
   readonly response: ConsoleResponse;
@@ -9,7 +10,7 @@ interface Props {
 }
 
 export function ResponsePanel({ response, onContinue }: Props) {
-  const warnings = response.headers.filter(([n]) => n.toLowerCase() === 'warning').flatMap(([, v]) => splitWarnings(v));
+  const warnings = response.headers.filter(([n]) => n.toLowerCase() === 'warning').flatMap(([, v]) => parseWarnings(v));
   const continueToken = (response.json as { metadata?: { continue?: string } } | undefined)?.metadata?.continue;
   const remaining = (response.json as { metadata?: { remainingItemCount?: number } } | undefined)?.metadata?.remainingItemCount;
   const ok = response.status >= 200 && response.status < 300;
@@ -34,7 +35,9 @@ export function ResponsePanel({ response, onContinue }: Props) {
           <strong>Warning</strong>
           <ul className="warnings">
             {warnings.map((w, i) => (
-              <li key={i}>{w}</li>
+              <li key={i} title={`${w.code} ${w.agent}`}>
+                {w.text}
+              </li>
             ))}
           </ul>
         </div>

@@ -118,11 +118,3 @@ export async function streamWatch(response: Response, onEvents: (events: Console
     flush();
   }
 }
-
-/** Warning headers, one per warning (fetch joins repeated headers with ", "). */
-export function splitWarnings(value: string): string[] {
-  return value
-    .split(/,\s*(?=\d{3}\s)/)
-    .map((w) => w.trim())
-    .filter(Boolean);
-}

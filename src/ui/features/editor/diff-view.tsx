@@ -20,6 +20,8 @@ export function DiffView({ original, modified }: { original: string; modified: s
       originalEditable: false,
       renderSideBySide: host.current.clientWidth > 700,
       minimap: { enabled: false },
+      // Long objects: show the changes with a little context, not every default.
+      hideUnchangedRegions: { enabled: true, contextLineCount: 3, minimumLineCount: 5, revealLineCount: 20 },
       fontSize: 13,
       scrollBeyondLastLine: false,
       theme: theme === 'dark' ? 'vs-dark' : 'vs',

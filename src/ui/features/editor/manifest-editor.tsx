@@ -3,7 +3,7 @@
 // keeps the text (persisted); a replacement from outside (revision bump)
 // reloads the model.
 
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useDiscovery } from '../../lib/api/discovery';
 import { useAppStore } from '../../lib/store';
 import type { BufferMarker } from './markers';
@@ -27,6 +27,7 @@ export function ManifestEditor({ markers }: Props) {
   const revision = useAppStore((s) => s.editorTextRevision);
   const setEditorText = useAppStore((s) => s.setEditorText);
   const { resources } = useDiscovery();
+  const [problems, setProblems] = useState<Array<{ line: number; column: number; message: string; severity: string }>>([]);
   const resourcesRef = useRef(resources);
   resourcesRef.current = resources;
 
@@ -102,10 +103,7 @@ export function ManifestEditor({ markers }: Props) {
     const model = editor?.getModel();
     if (!module || !model) return;
     const { monaco } = module;
-    monaco.editor.setModelMarkers(
-      model,
-      'kubetab-server',
-      markers.map((m) => {
+    const placed = markers.map((m) => {
         const start = model.getPositionAt(m.start);
         let end = model.getPositionAt(Math.max(m.end, m.start + 1));
         if (end.lineNumber === start.lineNumber && end.column <= start.column + 1) end = new monaco.Position(start.lineNumber, model.getLineMaxColumn(start.lineNumber));
@@ -118,14 +116,36 @@ export function ManifestEditor({ markers }: Props) {
           severity: m.severity === 'error' ? monaco.MarkerSeverity.Error : monaco.MarkerSeverity.Warning,
           source: 'API server',
         };
-      }),
-    );
+      });
+    monaco.editor.setModelMarkers(model, 'kubetab-server', placed);
+    setProblems(placed.map((m, i) => ({ line: m.startLineNumber, column: m.startColumn, message: m.message, severity: markers[i]!.severity })));
   }, [markers, module]);
+
+  const reveal = (line: number, column: number) => {
+    const editor = editorRef.current;
+    if (!editor) return;
+    editor.revealLineInCenter(line);
+    editor.setPosition({ lineNumber: line, column });
+    editor.focus();
+  };
 
   if (error) return <div className="alert alert--error">The editor could not load: {error}</div>;
   return (
-    <div className="manifest-editor" ref={host}>
-      {!module && <p className="muted manifest-editor__loading">Loading the editor…</p>}
-    </div>
+    <>
+      <div className="manifest-editor" ref={host}>
+        {!module && <p className="muted manifest-editor__loading">Loading the editor…</p>}
+      </div>
+      {problems.length > 0 && (
+        <ul className="editor__problems" aria-label="Problems">
+          {problems.map((p, i) => (
+            <li key={i}>
+              <button type="button" className={`editor__problem editor__problem--${p.severity}`} onClick={() => reveal(p.line, p.column)}>
+                Line {p.line}: {p.message}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
   );
 }

@@ -6,6 +6,7 @@ import { apiFetch, errorFrom, ApiError } from '../../lib/api/client';
 import type { DiscoveredResource } from '../../lib/api/discovery';
 import { locateObject, type ObjectLocation } from '../../lib/api/resource-paths';
 import type { KubeObject, Status } from '../../lib/api/types';
+import { parseWarnings } from '../../lib/api/warnings';
 import type { BufferDocument } from '../../lib/yaml/yaml-text';
 
 export type Operation = 'apply' | 'create' | 'replace';
@@ -43,8 +44,7 @@ export function documentTitle(value: unknown, location: ObjectLocation | null): 
 }
 
 function warningsOf(response: Response): string[] {
-  const value = response.headers.get('warning');
-  return value ? value.split(/,\s*(?=\d{3}\s)/).map((w) => w.replace(/^\d{3}\s+-\s+/, '').replace(/^"|"$/g, '')) : [];
+  return parseWarnings(response.headers.get('warning')).map((w) => w.text);
 }
 
 export async function writeDocument(
