@@ -57,6 +57,24 @@ export interface AccessControlDeps {
   readonly auditCapacity?: number;
 }
 
+/**
+ * authenticator.WrapAudienceAgnosticToken: a token that knows no audience
+ * (static, bootstrap) is valid for the API server's audiences only; the
+ * answer names the audiences it was accepted for.
+ */
+function audienceAgnostic(inner: TokenAuthenticator, implicit: readonly string[]): TokenAuthenticator {
+  return {
+    name: inner.name,
+    async authenticateToken(token, audiences) {
+      if (!audiences?.length) return inner.authenticateToken(token);
+      const auds = implicit.filter((a) => audiences.includes(a));
+      if (auds.length === 0) return { status: 'none' };
+      const result = await inner.authenticateToken(token);
+      return result.status === 'ok' ? { ...result, audiences: auds } : result;
+    },
+  };
+}
+
 /** POSTs a JSON review to a webhook and returns the decoded answer. */
 function jsonTransport(endpoint: WebhookEndpoint): (body: unknown, signal: AbortSignal) => Promise<unknown> {
   return async (body, signal) => {
@@ -138,10 +156,13 @@ export function createAccessControl(config: AccessConfig, deps: AccessControlDep
       createJwtAuthenticator({ config: j.config, keys: discoveredKeys(j), clock, ...(j.algorithms ? { algorithms: j.algorithms } : {}) }),
     );
     const webhook = config.tokenWebhook;
+    const implicit = sa.apiAudiences;
     authn = buildAuthenticator({
-      ...(config.tokenFile ? { tokenFile: createStaticTokenAuthenticator(config.tokenFile) } : {}),
+      ...(config.tokenFile ? { tokenFile: audienceAgnostic(createStaticTokenAuthenticator(config.tokenFile), implicit) } : {}),
       serviceAccounts,
-      ...(config.bootstrapTokens ? { bootstrapTokens: createBootstrapTokenAuthenticator({ clock, getSecret: (ns, name) => objects.get('', 'secrets', ns, name) }) } : {}),
+      ...(config.bootstrapTokens
+        ? { bootstrapTokens: audienceAgnostic(createBootstrapTokenAuthenticator({ clock, getSecret: (ns, name) => objects.get('', 'secrets', ns, name) }), implicit) }
+        : {}),
       jwt,
       ...(webhook
         ? {

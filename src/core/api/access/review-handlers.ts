@@ -27,10 +27,10 @@ function accessOf(ctx: ServerContext): AccessControl {
   return ctx.access;
 }
 
-/** Only POST to the collection: anything else is what kube's create-only storages answer. */
+/** Only POST to the collection: a create-only storage has no other route (go-restful's 404 and 405). */
 function requireCreate(scope: RequestScope): void {
   if (scope.route.name) throw errors.pathNotFound();
-  if (scope.route.verb !== 'create') throw errors.methodNotSupported(scope.served.groupResource, scope.route.verb);
+  if (scope.route.verb !== 'create') throw errors.methodNotAllowedOnPath();
 }
 
 async function body(scope: RequestScope): Promise<KubeObject> {
