@@ -12,10 +12,15 @@ export interface ApiResult {
   readonly json: any;
 }
 
-/** Opens the app at its base path and waits until the service worker controls the page. */
+/**
+ * Opens the app at its base path, waits until the service worker controls the
+ * page and, as a client of a fresh cluster would, until /readyz answers 200
+ * (the default namespace and the other first-start objects exist).
+ */
 export async function openApp(page: Page): Promise<void> {
   await page.goto('./');
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
+  await page.waitForFunction(async () => (await fetch('readyz')).status === 200, undefined, { timeout: 30_000, polling: 100 });
 }
 
 /** fetch() from the page, with `path` relative to the app's base path ('api/v1/namespaces'). */
