@@ -87,7 +87,12 @@ test('a large list scrolls with a handful of rows in the page, and a burst of wa
   await expect(table.getByRole('link', { name: `cm-${String(count - 1).padStart(5, '0')}` })).toBeVisible();
   await screenshot(page, 'explorer-big-list');
 
-  // A burst of writes (about 100 a second for 3 s) while measuring the longest gap between frames.
+  // Another tab writes about 100 objects a second for 3 s (its fetches are
+  // its own work); this tab only follows the watch. Meanwhile we measure the
+  // longest gap between this tab's frames.
+  const writer = await page.context().newPage();
+  await openUi(writer);
+  await page.bringToFront();
   await page.evaluate(() => {
     const w = window as unknown as { __gaps: number[]; __stop: boolean };
     w.__gaps = [];
@@ -100,7 +105,7 @@ test('a large list scrolls with a handful of rows in the page, and a burst of wa
     };
     requestAnimationFrame(tick);
   });
-  await page.evaluate(async () => {
+  await writer.evaluate(async () => {
     for (let second = 0; second < 3; second++) {
       const started = performance.now();
       await Promise.all(
@@ -117,6 +122,7 @@ test('a large list scrolls with a handful of rows in the page, and a burst of wa
     w.__stop = true;
     return Math.max(...w.__gaps);
   });
-  // The page never froze: no frame waited half a second (the server shares this tab's CPU).
+  // The page never froze: no frame waited half a second (about 120 ms on two
+  // busy cores; the server's worker shares them).
   expect(worstGap).toBeLessThan(500);
 });

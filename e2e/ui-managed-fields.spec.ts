@@ -45,8 +45,8 @@ test('fields are marked by their managers; an Update manager appears beside the 
   await screenshot(page, 'managed-fields');
 
   await page.getByRole('tab', { name: 'Raw managedFields' }).click();
-  await expect(page.getByLabel('managedFields')).toContainText('f:color: {}');
-  await expect(page.getByLabel('managedFields')).toContainText('manager: kubectl-edit');
+  await expect(page.getByLabel('managedFields', { exact: true })).toContainText('f:color: {}');
+  await expect(page.getByLabel('managedFields', { exact: true })).toContainText('manager: kubectl-edit');
 });
 
 test('a conflict is shown with owner and both values; adopting the live value shares the field', async ({ page }) => {
