@@ -28,7 +28,7 @@ import { startControllers, type RunningControllers } from '../controllers';
 // Custom resources: the customresourcedefinitions resource and the controller that serves CRDs.
 import { installCustomResources, withCustomResourceDefinitions } from '../crd';
 // Access control: authentication, impersonation, authorization, audit, RBAC (src/core/api/access).
-import { admit, beginAudit, createAccessControl, handleAuditEndpoint, internalClientFor, loadAccessConfig, type InternalClient, reconcileBootstrapPolicy, withRbacWriteChecks, AUDIT_PATH } from './access';
+import { admit, beginAudit, newAuditId, createAccessControl, handleAuditEndpoint, internalClientFor, loadAccessConfig, type InternalClient, reconcileBootstrapPolicy, withRbacWriteChecks, AUDIT_PATH, handleTestIssuer, isTestIssuerPath } from './access';
 import type { UserInfo } from '../auth/types';
 import { toStatusError } from './respond';
 // Service ClusterIP / NodePort allocation, following the stored Services.
@@ -132,7 +132,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       pretty: url.searchParams.get('pretty'),
       userAgent: request.headers.get('user-agent'),
     };
-    const auditID = request.headers.get('audit-id') || crypto.randomUUID();
+    const auditID = request.headers.get('audit-id') || newAuditId();
     const entry = beginAudit(access, request, url, auditID);
     let output: OutputFormat | undefined;
     let response: Response;
@@ -232,6 +232,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     const method = request.method.toUpperCase();
     // KubeTab's own audit endpoint (authorized above as a non-resource path).
     if (path === AUDIT_PATH) return handleAuditEndpoint(access, method, url.searchParams);
+    // The built-in OIDC test issuer (discovery, keys, minting), also a KubeTab path.
+    if (isTestIssuerPath(path)) return handleTestIssuer(await access.testIssuer(), method, path, request);
     const health = handleHealth(ctx, path, url.searchParams, { storeReady: () => storeReady, bootstrapped: () => bootstrapDone });
     if (health) return method === 'GET' || method === 'HEAD' ? health : Promise.reject(errors.methodNotAllowedOnPath());
     if (path.startsWith('/openapi')) return handleOpenApi(ctx, request, url);

@@ -17,6 +17,7 @@ import {
   type RbacAuthorizer,
   type RequestAuthenticatorChain,
   type ServiceAccountKeys,
+  type TestIssuer,
   type TokenAuthenticator,
   type WebhookTransport,
 } from '../../auth';
@@ -28,6 +29,7 @@ import type { AccessConfig, OidcSettings, WebhookEndpoint } from './config';
 import { createObjectReader, type ObjectReader } from './object-reader';
 import { createStoreRbacSource, type StoreRbacSource } from './rbac-store-source';
 import { loadServiceAccountKeys } from './service-account-key';
+import { loadTestIssuer, testIssuerKeys, TEST_ISSUER_URL } from './test-issuer-endpoint';
 
 export interface AccessControl {
   readonly config: AccessConfig;
@@ -46,6 +48,8 @@ export interface AccessControl {
   /** Available once `ready` resolved. */
   authenticator(): RequestAuthenticatorChain;
   serviceAccountKeys(): ServiceAccountKeys;
+  /** The built-in OIDC test issuer (served under /kubetab/v1/oidc), loaded on first use. */
+  testIssuer(): Promise<TestIssuer>;
   stop(): void;
 }
 
@@ -137,6 +141,17 @@ export function createAccessControl(config: AccessConfig, deps: AccessControlDep
 
   let keys: ServiceAccountKeys | undefined;
   let authn: RequestAuthenticatorChain | undefined;
+  let issuer: Promise<TestIssuer> | undefined;
+  const testIssuer = (): Promise<TestIssuer> => {
+    issuer ??= loadTestIssuer(deps.store, clock).catch((err: unknown) => {
+      issuer = undefined;
+      throw err;
+    });
+    return issuer;
+  };
+  // The test issuer's authenticator verifies with its keys: the server cannot fetch its own discovery document.
+  const keysOf = (j: OidcSettings): JWTVerifyGetKey =>
+    j.config.issuer.url === TEST_ISSUER_URL && !j.config.issuer.discoveryURL ? testIssuerKeys(testIssuer) : discoveredKeys(j);
 
   const ready = (async () => {
     const sa = config.serviceAccounts;
@@ -153,7 +168,7 @@ export function createAccessControl(config: AccessConfig, deps: AccessControlDep
       getNode: (name) => objects.get('', 'nodes', '', name),
     });
     const jwt: TokenAuthenticator[] = config.jwt.map((j) =>
-      createJwtAuthenticator({ config: j.config, keys: discoveredKeys(j), clock, ...(j.algorithms ? { algorithms: j.algorithms } : {}) }),
+      createJwtAuthenticator({ config: j.config, keys: keysOf(j), clock, ...(j.algorithms ? { algorithms: j.algorithms } : {}) }),
     );
     const webhook = config.tokenWebhook;
     const implicit = sa.apiAudiences;
@@ -200,6 +215,7 @@ export function createAccessControl(config: AccessConfig, deps: AccessControlDep
       if (!keys) throw new Error('access control is not ready');
       return keys;
     },
+    testIssuer,
     stop() {
       rbacSource.stop();
     },

@@ -10,3 +10,5 @@ export { reconcileBootstrapPolicy, APISERVER_USER_AGENT } from './bootstrap-poli
 export { withRbacWriteChecks } from './rbac-write-checks';
 export { handleAuditEndpoint, AUDIT_PATH } from './audit-endpoint';
 export { AuditLog, type AuditRecordJson } from './audit-log';
+export { newAuditId } from './audit-id';
+export { handleTestIssuer, isTestIssuerPath, TEST_ISSUER_PATH, TEST_ISSUER_URL } from './test-issuer-endpoint';

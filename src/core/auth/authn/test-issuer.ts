@@ -17,8 +17,12 @@ export interface TestIssuer {
   mint(claims: Record<string, unknown>, options?: { expiresInSeconds?: number }): Promise<string>;
 }
 
-export async function createTestIssuer(url: string, clock: Clock): Promise<TestIssuer> {
-  const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+/**
+ * `key`: an RS256 key pair kept by the host, so that tokens minted before a
+ * restart stay valid after it (a new key is generated when absent).
+ */
+export async function createTestIssuer(url: string, clock: Clock, key?: { privateKey: CryptoKey; publicKey: CryptoKey }): Promise<TestIssuer> {
+  const { privateKey, publicKey } = key ?? (await generateKeyPair('RS256', { extractable: true }));
   const kid = await keyIdOf(publicKey as CryptoKey);
   const jwk = { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' };
   const jwks = { keys: [jwk] };
