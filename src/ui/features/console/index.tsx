@@ -75,7 +75,7 @@ export default function ConsoleView() {
   };
 
   return (
-    <div className="view console">
+    <div className="view view--fill console">
       <div className="view__header">
         <h1>Request console</h1>
         <span className="muted">Requests go to the API server in this tab, as kubectl would send them.</span>
