@@ -31,8 +31,6 @@ export interface Admission {
   readonly response?: Response;
 }
 
-const IMPERSONATE_HEADERS = /^impersonate-/i;
-
 /** responsewriters.InternalError: plain text, the request URI quoted as Go's %q. */
 export function internalErrorResponse(requestURI: string, message: string): Response {
   const sanitized = requestURI.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -42,10 +40,12 @@ export function internalErrorResponse(requestURI: string, message: string): Resp
   });
 }
 
+/** Whether any Impersonate-* header is present (most requests have none: checked without allocating). */
 function hasImpersonation(headers: Headers): boolean {
+  if (headers.has('impersonate-user') || headers.has('impersonate-group') || headers.has('impersonate-uid')) return true;
   let found = false;
   headers.forEach((_v, k) => {
-    if (IMPERSONATE_HEADERS.test(k)) found = true;
+    if (!found && k.length > 18 && k.startsWith('impersonate-extra-')) found = true;
   });
   return found;
 }
@@ -97,10 +97,11 @@ export async function admit(access: AccessControl, request: Request, url: URL, c
   // Authentication.
   let user: UserInfo | undefined = asUser;
   const headers = request.headers;
+  const authnRequest = authnRequestFromHeaders(headers, url.pathname);
   if (!asUser) {
     const passThrough = !access.config.configured && !headers.has('authorization');
     if (!passThrough) {
-      const outcome = await access.authenticator().authenticate(authnRequestFromHeaders(headers, url.pathname));
+      const outcome = await access.authenticator().authenticate(authnRequest);
       entry.authentication = {
         ...(outcome.authenticator ? { authenticator: outcome.authenticator } : {}),
         status: outcome.status,
@@ -115,10 +116,10 @@ export async function admit(access: AccessControl, request: Request, url: URL, c
   // Impersonation.
   if (hasImpersonation(headers)) {
     if (!user) return { info, response: internalErrorResponse(requestURI, 'no user found for request') };
-    const parsed = impersonationRequests(authnRequestFromHeaders(headers, url.pathname));
+    const parsed = impersonationRequests(authnRequest);
     if (parsed.error) return { info, response: internalErrorResponse(requestURI, parsed.error) };
     if (parsed.requests.length > 0) {
-      const result = await impersonate(authnRequestFromHeaders(headers, url.pathname), user, (a) => access.authorizers.authorize(a));
+      const result = await impersonate(authnRequest, user, (a) => access.authorizers.authorize(a));
       entry.impersonation = result.checks;
       if (result.error || !result.user) {
         const last = result.checks[result.checks.length - 1];

@@ -42,7 +42,7 @@ describe('access reviews', () => {
       new Request(`http://kubetab.test${AUTHZ}/selfsubjectaccessreviews`, {
         method: 'POST',
         headers: { ...alice, 'Content-Type': 'application/vnd.kubernetes.protobuf', Accept: 'application/vnd.kubernetes.protobuf, */*' },
-        body,
+        body: body as Uint8Array<ArrayBuffer>,
       }),
     );
     expect(res.status).toBe(201);

@@ -32,7 +32,7 @@ export async function secureCluster(
   options: { controllers?: readonly string[]; files?: Record<string, string>; clock?: Clock } = {},
 ): Promise<TestServer> {
   // --authorization-config excludes --authorization-mode.
-  const mode = flags['authorization-config'] === undefined ? { 'authorization-mode': 'Node,RBAC' } : {};
+  const mode: Record<string, string> = flags['authorization-config'] === undefined ? { 'authorization-mode': 'Node,RBAC' } : {};
   const ts = await startTestServer(
     { ...mode, 'token-auth-file': '/etc/kubetab/tokens.csv', ...flags },
     options.clock ?? manualClock(),
