@@ -28,7 +28,7 @@ import { startControllers, type RunningControllers } from '../controllers';
 // Custom resources: the customresourcedefinitions resource and the controller that serves CRDs.
 import { installCustomResources, withCustomResourceDefinitions } from '../crd';
 // Access control: authentication, impersonation, authorization, audit, RBAC (src/core/api/access).
-import { admit, beginAudit, newAuditId, createAccessControl, handleAuditEndpoint, internalClientFor, loadAccessConfig, type InternalClient, reconcileBootstrapPolicy, withRbacWriteChecks, AUDIT_PATH, handleTestIssuer, isTestIssuerPath } from './access';
+import { admit, beginAudit, newAuditId, handleIssuerDiscovery, JWKS_PATH, OPENID_CONFIGURATION_PATH, createAccessControl, handleAuditEndpoint, internalClientFor, loadAccessConfig, type InternalClient, reconcileBootstrapPolicy, withRbacWriteChecks, AUDIT_PATH, handleTestIssuer, isTestIssuerPath } from './access';
 import type { UserInfo } from '../auth/types';
 import { toStatusError } from './respond';
 // Service ClusterIP / NodePort allocation, following the stored Services.
@@ -232,6 +232,11 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     const method = request.method.toUpperCase();
     // KubeTab's own audit endpoint (authorized above as a non-resource path).
     if (path === AUDIT_PATH) return handleAuditEndpoint(access, method, url.searchParams);
+    // Service account issuer discovery (OIDC metadata and keys of service-account tokens).
+    if ((path === OPENID_CONFIGURATION_PATH || path === JWKS_PATH) && (method === 'GET' || method === 'HEAD')) {
+      const discovery = await handleIssuerDiscovery(access, path, url, flags);
+      if (discovery) return discovery;
+    }
     // The built-in OIDC test issuer (discovery, keys, minting), also a KubeTab path.
     if (isTestIssuerPath(path)) return handleTestIssuer(await access.testIssuer(), method, path, request);
     const health = handleHealth(ctx, path, url.searchParams, { storeReady: () => storeReady, bootstrapped: () => bootstrapDone });

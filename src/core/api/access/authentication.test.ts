@@ -114,6 +114,25 @@ describe('authentication on the secure set-up (Node,RBAC, token file)', () => {
     expect((await ts.get('/api', bearer(token))).status).toBe(401);
   });
 
+  it('service account issuer discovery: the JWKS verifies the tokens; service accounts may read it, others not', async () => {
+    const token = await tokenFor(ts, 'default', 'robot');
+    const config = await ts.get('/.well-known/openid-configuration', bearer(token));
+    expect(config.status).toBe(200);
+    expect(config.body).toEqual({
+      issuer: 'https://kubernetes.default.svc.cluster.local',
+      jwks_uri: 'https://kubetab.test/openid/v1/jwks',
+      response_types_supported: ['id_token'],
+      subject_types_supported: ['public'],
+      id_token_signing_alg_values_supported: ['ES256'],
+    });
+    const jwks = await ts.get('/openid/v1/jwks', bearer(token));
+    expect(jwks.headers.get('content-type')).toBe('application/jwk-set+json');
+    const { createLocalJWKSet, jwtVerify } = await import('jose');
+    const { payload } = await jwtVerify(token, createLocalJWKSet(jwks.body), { currentDate: new Date(clock.now()) });
+    expect(payload.sub).toBe('system:serviceaccount:default:robot');
+    expect((await ts.get('/openid/v1/jwks', bearer(USERS.alice))).body.message).toBe('forbidden: User "alice" cannot get path "/openid/v1/jwks"');
+  });
+
   it('a token signed by another cluster is 401 (rule: only our keys verify)', async () => {
     const other = await secureCluster();
     try {

@@ -12,3 +12,4 @@ export { handleAuditEndpoint, AUDIT_PATH } from './audit-endpoint';
 export { AuditLog, type AuditRecordJson } from './audit-log';
 export { newAuditId } from './audit-id';
 export { handleTestIssuer, isTestIssuerPath, TEST_ISSUER_PATH, TEST_ISSUER_URL } from './test-issuer-endpoint';
+export { handleIssuerDiscovery, OPENID_CONFIGURATION_PATH, JWKS_PATH } from './issuer-discovery';
