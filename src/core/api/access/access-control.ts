@@ -14,6 +14,7 @@ import {
   createStaticTokenAuthenticator,
   createTokenWebhookAuthenticator,
   type AuthorizerChain,
+  type NodeGraphVertex,
   type RbacAuthorizer,
   type RequestAuthenticatorChain,
   type ServiceAccountKeys,
@@ -29,6 +30,7 @@ import type { AccessConfig, OidcSettings, WebhookEndpoint } from './config';
 import { createObjectReader, type ObjectReader } from './object-reader';
 import { createStoreRbacSource, type StoreRbacSource } from './rbac-store-source';
 import { loadServiceAccountKeys } from './service-account-key';
+import { createNodeGraph } from './node-graph';
 import { loadTestIssuer, testIssuerKeys, TEST_ISSUER_URL } from './test-issuer-endpoint';
 
 export interface AccessControl {
@@ -130,11 +132,14 @@ export function createAccessControl(config: AccessConfig, deps: AccessControlDep
     const send = jsonTransport(endpoint);
     return { send: (review, signal) => send(review, signal) };
   };
+  // The pod graph only when a Node authorizer asks it.
+  const nodeGraph = config.authorization.authorizers.some((a) => a.type === 'Node') ? createNodeGraph(deps.store, (kv) => deps.decodeCache.decode(kv)) : undefined;
   const { chain, rbac } = buildAuthorizers(config.authorization, {
     clock,
     rbacSource,
     abacPolicies: config.abacPolicies,
     webhookTransport,
+    ...(nodeGraph ? { isRelatedToNode: (node: string, vertex: NodeGraphVertex, ns: string, name: string) => nodeGraph.isRelatedToNode(node, vertex, ns, name) } : {}),
   });
   const alwaysAllows = chain.authorizers.every((a) => a.type === 'Privileged' || a.type === 'AlwaysAllow') && chain.authorizers.some((a) => a.type === 'AlwaysAllow');
   const audit = new AuditLog(deps.auditCapacity ?? 2000);
@@ -193,6 +198,7 @@ export function createAccessControl(config: AccessConfig, deps: AccessControlDep
       anonymous: config.anonymous,
     });
     await rbacSource.ready;
+    await nodeGraph?.ready;
   })();
   // Callers await `ready`; an unhandled rejection here would be reported twice.
   ready.catch(() => undefined);
@@ -218,6 +224,7 @@ export function createAccessControl(config: AccessConfig, deps: AccessControlDep
     testIssuer,
     stop() {
       rbacSource.stop();
+      nodeGraph?.stop();
     },
   };
 }

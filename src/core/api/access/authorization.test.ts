@@ -117,6 +117,36 @@ describe('the Node authorizer with selectors (AuthorizeNodeWithSelectors)', () =
     expect((await ts.get('/api/v1/pods?fieldSelector=spec.nodeName%3Dnode2', node)).status).toBe(403);
   });
 
+  it('a node reads the Secrets, ConfigMaps and service-account tokens of pods bound to it, not others (rule: the node graph)', async () => {
+    const node = bearer(USERS.node1);
+    const pod = (name: string, nodeName: string) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: 'default' },
+      spec: {
+        nodeName,
+        serviceAccountName: 'runner',
+        containers: [{ name: 'c', image: 'busybox', envFrom: [{ configMapRef: { name: `${name}-env` } }] }],
+        volumes: [{ name: 'creds', secret: { secretName: `${name}-creds` } }],
+      },
+    });
+    for (const p of [pod('here', 'node1'), pod('there', 'node2')]) expect((await ts.post('/api/v1/namespaces/default/pods', p)).status).toBe(201);
+    for (const name of ['here-creds', 'there-creds']) await ts.post('/api/v1/namespaces/default/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name } });
+    expect((await ts.get('/api/v1/namespaces/default/secrets/here-creds', node)).status).toBe(200);
+    const other = await ts.get('/api/v1/namespaces/default/secrets/there-creds', node);
+    expect(other.status).toBe(403);
+    expect(other.body.message).toBe(
+      'secrets "there-creds" is forbidden: User "system:node:node1" cannot get resource "secrets" in API group "" in the namespace "default": no relationship found between node \'node1\' and this object',
+    );
+    expect((await ts.get('/api/v1/namespaces/default/configmaps/here-env', node)).status).toBe(404);
+    expect((await ts.get('/api/v1/namespaces/default/configmaps/there-env', node)).status).toBe(403);
+    expect((await ts.get('/api/v1/namespaces/default/pods/here', node)).status).toBe(200);
+    expect((await ts.get('/api/v1/namespaces/default/pods/there', node)).status).toBe(403);
+    // Deleting the pod removes the relationship.
+    await ts.del('/api/v1/namespaces/default/pods/here?gracePeriodSeconds=0');
+    expect((await ts.get('/api/v1/namespaces/default/secrets/here-creds', node)).status).toBe(403);
+  });
+
   it('a node reads its own Node object only', async () => {
     await ts.post('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node1' } });
     await ts.post('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node2' } });
