@@ -2,6 +2,7 @@
 // parameters, headers (presets, impersonation), body.
 
 import { useId } from 'react';
+import { useAppStore } from '../../lib/store';
 import type { ConsoleRequest } from '../../lib/store/console-slice';
 import { usePathSuggestions } from './path-suggestions';
 import { ACCEPT_PRESETS, CONTENT_TYPE_PRESETS, hasBody, METHODS, QUERY_GROUPS, type QueryField } from './query-fields';
@@ -146,6 +147,7 @@ function HeadersEditor({ request, onChange }: Pick<Props, 'request' | 'onChange'
           </select>
         </label>
       </div>
+      <IdentityChoice request={request} onChange={onChange} />
       <fieldset>
         <legend>Impersonation</legend>
         <div className="row">
@@ -200,5 +202,25 @@ function HeadersEditor({ request, onChange }: Pick<Props, 'request' | 'onChange'
         </div>
       </fieldset>
     </div>
+  );
+}
+
+/** Which identity this request is sent as (the header's, or another one). */
+function IdentityChoice({ request, onChange }: Pick<Props, 'request' | 'onChange'>) {
+  const identities = useAppStore((s) => s.identities);
+  const current = useAppStore((s) => s.currentIdentityId);
+  const currentLabel = identities.find((i) => i.id === current)?.label ?? current;
+  return (
+    <label>
+      Send as
+      <select value={request.identityId ?? ''} onChange={(e) => onChange({ identityId: e.target.value || undefined })}>
+        <option value="">Current identity ({currentLabel})</option>
+        {identities.map((identity) => (
+          <option key={identity.id} value={identity.id}>
+            {identity.label}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

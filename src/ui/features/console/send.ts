@@ -2,6 +2,8 @@
 // a whole body, or, for a watch, each event as it arrives.
 
 import { absoluteApiUrl, apiFetch, basePath, requestHeaders } from '../../lib/api/client';
+import type { Identity } from '../../lib/api/identity';
+import { useAppStore } from '../../lib/store';
 import { readWatchEvents } from '../../lib/api/watch-stream';
 import type { CommandRequest } from '../../lib/commands/copy-as';
 import type { ConsoleRequest } from '../../lib/store/console-slice';
@@ -40,9 +42,15 @@ export function isWatch(request: ConsoleRequest): boolean {
   return request.method === 'GET' && (watch === 'true' || watch === '1');
 }
 
+/** The identity chosen for this request, or undefined for the current one. */
+export function requestIdentity(request: ConsoleRequest): Identity | undefined {
+  if (!request.identityId) return undefined;
+  return useAppStore.getState().identities.find((i) => i.id === request.identityId);
+}
+
 /** The request as it goes on the wire (identity headers included), for copy-as. */
 export function commandRequest(request: ConsoleRequest): CommandRequest {
-  const headers = requestHeaders({ headers: headerPairs(request) });
+  const headers = requestHeaders({ headers: headerPairs(request), identity: requestIdentity(request) });
   const pairs: Array<[string, string]> = [];
   headers.forEach((value, name) => pairs.push([canonicalHeaderName(name), value]));
   return { method: request.method, url: absoluteApiUrl(request.path, activeQuery(request)), headers: pairs, body: hasBody(request.method) ? request.body : '' };
@@ -62,6 +70,7 @@ export async function sendRequest(request: ConsoleRequest, signal: AbortSignal):
     headers: headerPairs(request),
     body: hasBody(request.method) && request.body ? request.body : undefined,
     signal,
+    identity: requestIdentity(request),
   });
   return { response, started };
 }

@@ -3,7 +3,7 @@
 // the selected object's YAML, events, owners and dependents.
 
 import { useMemo, useState } from 'react';
-import { useDiscovery } from '../../lib/api/discovery';
+import { useDiscovery, useDiscoveryFollowingCrds } from '../../lib/api/discovery';
 import { collectionPath } from '../../lib/api/resource-paths';
 import { useListWatch } from '../../lib/api/use-list-watch';
 import { useRoute } from '../../lib/router';
@@ -19,6 +19,9 @@ export default function ExplorerView() {
   const route = useRoute();
   const selection = selectionFrom(route.params);
   const { resources, error, loading } = useDiscovery();
+  // New custom resources show up in the list as soon as their CRD is served.
+  const crds = useListWatch({ path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', mode: 'table' });
+  useDiscoveryFollowingCrds(crds.events);
   const namespace = useAppStore((s) => s.namespace);
   const setNamespace = useAppStore((s) => s.setNamespace);
   const [labelSelector, setLabelSelector] = useState('');

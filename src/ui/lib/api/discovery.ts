@@ -2,7 +2,7 @@
 // on /api and /apis), as kubectl reads it. One cached copy for the app;
 // refresh() fetches again (after a CRD is created, say).
 
-import { useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import { apiFetch, errorFrom } from './client';
 import { DISCOVERY_ACCEPT } from './types';
 
@@ -126,4 +126,17 @@ export async function discovery(): Promise<readonly DiscoveredResource[]> {
   if (!state.resources.length) await refreshDiscovery();
   if (!state.resources.length && state.error) throw new Error(state.error);
   return state.resources;
+}
+
+/**
+ * Keeps discovery current while mounted: CustomResourceDefinitions are
+ * watched, and each change to them (a CRD added, established, removed)
+ * fetches discovery again, shortly after, once.
+ */
+export function useDiscoveryFollowingCrds(crdEvents: number): void {
+  useEffect(() => {
+    if (crdEvents === 0) return;
+    const timer = setTimeout(() => void refreshDiscovery(), 300);
+    return () => clearTimeout(timer);
+  }, [crdEvents]);
 }

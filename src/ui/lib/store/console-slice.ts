@@ -8,6 +8,8 @@ export interface ConsoleRequest {
   query: Record<string, string>;
   headers: Array<{ name: string; value: string }>;
   body: string;
+  /** Identity to send as (an id of the identity slice); empty: the header's current identity. */
+  identityId?: string;
 }
 
 export interface HistoryEntry {
