@@ -6,6 +6,8 @@ import { expect, test } from '@playwright/test';
 import { applyYaml, goTo, openUi, pasteIntoEditor, request, screenshot } from './support/ui-app';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+// Monaco is the heaviest thing the app loads: room for a busy machine.
+test.describe.configure({ timeout: 120_000 });
 
 test('an example with two documents is applied server-side; a changed manifest is diffed, then written', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });

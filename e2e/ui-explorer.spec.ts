@@ -88,37 +88,45 @@ test('a large list scrolls with a handful of rows in the page, and a burst of wa
   await screenshot(page, 'explorer-big-list');
 
   // Another tab writes about 100 objects a second for 3 s (its fetches are
-  // its own work); this tab only follows the watch. Meanwhile we measure the
-  // longest gap between this tab's frames.
+  // its own work); this tab only follows the watch. We measure the longest
+  // gap between this tab's frames, idle first (the machine's own noise), then
+  // during the burst.
   const writer = await page.context().newPage();
   await openUi(writer);
   await page.bringToFront();
-  await page.evaluate(() => {
-    const w = window as unknown as { __gaps: number[]; __stop: boolean };
-    w.__gaps = [];
-    w.__stop = false;
-    let last = performance.now();
-    const tick = (now: number) => {
-      w.__gaps.push(now - last);
-      last = now;
-      if (!w.__stop) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
+  const startGaps = () =>
+    page.evaluate(() => {
+      const w = window as unknown as { __gaps: number[]; __stop: boolean };
+      w.__gaps = [];
+      w.__stop = false;
+      let last = performance.now();
+      const tick = (now: number) => {
+        w.__gaps.push(now - last);
+        last = now;
+        if (!w.__stop) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+  const worstGap = () =>
+    page.evaluate(() => {
+      const w = window as unknown as { __gaps: number[]; __stop: boolean };
+      w.__stop = true;
+      return Math.max(...w.__gaps);
+    });
+  await startGaps();
+  await page.waitForTimeout(2000);
+  const idleWorst = await worstGap();
+  await startGaps();
   for (let second = 0; second < 3; second++) {
     const started = Date.now();
     await createConfigMaps(writer, 100, `burst-${second}`, 'big');
     await writer.waitForTimeout(Math.max(0, 1000 - (Date.now() - started)));
   }
   await expect(state).toContainText(`watching ${count + 301} objects`, { timeout: 20_000 });
-  const worstGap = await page.evaluate(() => {
-    const w = window as unknown as { __gaps: number[]; __stop: boolean };
-    w.__stop = true;
-    return Math.max(...w.__gaps);
-  });
+  const burstWorst = await worstGap();
   // The page never froze: no frame waited half a second (about 120 ms on two
-  // busy cores; the server's worker shares them).
-  expect(worstGap).toBeLessThan(500);
+  // quiet cores), or on a machine busy with other work, four times its idle worst.
+  expect(burstWorst).toBeLessThan(Math.max(500, 4 * idleWorst));
 });
 
 test('a CustomResourceDefinition created elsewhere adds its kind to the resources, and its objects list live', async ({ page }) => {

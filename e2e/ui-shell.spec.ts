@@ -9,7 +9,7 @@ test('the header shows the server version, the identity and the theme switch; vi
   await page.setViewportSize({ width: 1280, height: 720 });
   await openUi(page);
   await expect(page.getByTestId('server-status')).toContainText('v1.32.');
-  await expect(page.getByLabel('Identity')).toHaveValue('admin');
+  await expect(page.getByRole('combobox', { name: 'Identity', exact: true })).toHaveValue('admin');
   // The console is the first view.
   await expect(page.getByRole('main')).toHaveAccessibleName('Console');
   await screenshot(page, 'shell-console-light');

@@ -7,6 +7,8 @@ import { expect, test } from '@playwright/test';
 import { goTo, openUi, request, screenshot } from './support/ui-app';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+// Monaco is the heaviest thing the app loads: room for a busy machine.
+test.describe.configure({ timeout: 120_000 });
 
 test('under /kubetab/ the console, the explorer and the editor work against the worker', async ({ page }) => {
   await openUi(page);
