@@ -8,24 +8,16 @@
 // prints.
 
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findKubectl, kubectlRunner, type Run } from './testing/kubectl-runner';
 import { pluginCommand } from './credential-plugin';
 import { writeKubeconfig } from './kubeconfig';
 import { startNodeHost, type NodeHost } from './node-host';
 import { secureDefaults } from './secure-defaults';
 import { tlsFromFlags } from './tls-flags';
-
-function findKubectl(): string | undefined {
-  if (process.env.KUBECTL && existsSync(process.env.KUBECTL)) return process.env.KUBECTL;
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    const candidate = join(dir, 'kubectl');
-    if (dir && existsSync(candidate)) return candidate;
-  }
-  return undefined;
-}
 
 const KUBECTL = findKubectl();
 if (!KUBECTL) console.warn('kubectl-auth.test.ts: kubectl is not installed (not on PATH, KUBECTL unset): the kubectl tests are skipped.');
@@ -33,30 +25,7 @@ if (!KUBECTL) console.warn('kubectl-auth.test.ts: kubectl is not installed (not 
 let host: NodeHost;
 let dir: string;
 let kubeconfig: string;
-
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function kubectl(args: string[], input?: string): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      KUBECTL!,
-      ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), ...args],
-      { env: { ...process.env, HOME: dir, KUBECONFIG: kubeconfig }, timeout: 30_000 },
-      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout: String(stdout), stderr: String(stderr) }),
-    );
-    if (input !== undefined) child.stdin!.end(input);
-  });
-}
-
-async function ok(args: string[], input?: string): Promise<string> {
-  const run = await kubectl(args, input);
-  expect(run.code, `kubectl ${args.join(' ')}\n${run.stderr}${run.stdout}`).toBe(0);
-  return run.stdout;
-}
+const { run: kubectl, ok } = kubectlRunner(KUBECTL ?? 'kubectl', () => ({ kubeconfig, dir }));
 
 /** `kubectl auth can-i` prints yes or no (exit 0 or 1). */
 async function canI(args: string[]): Promise<string> {
@@ -194,7 +163,8 @@ describe.skipIf(!KUBECTL)('kubectl auth against the secured Node server', () => 
     expect(pods.stderr.trim()).toBe(
       'Error from server (Forbidden): pods is forbidden: User "system:serviceaccount:default:default" cannot list resource "pods" in API group "" in the namespace "team"',
     );
-  });
+    // kubectl starts the plugin (a Node process) for every command: slow on a loaded two-core machine.
+  }, 120_000);
 
   it('the credential plugin prints an ExecCredential of the version kubectl asks for', async () => {
     const { command, args } = pluginCommand('kubernetes-admin', tokenFile);

@@ -4,22 +4,14 @@
 // annotate, api-resources, api-versions, get --raw and --chunk-size.
 // Every assertion is on what kubectl prints, as a user would read it.
 
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findKubectl, kubectlRunner } from './testing/kubectl-runner';
 import { writeKubeconfig } from './kubeconfig';
 import { startNodeHost, type NodeHost } from './node-host';
-
-function findKubectl(): string | undefined {
-  if (process.env.KUBECTL && existsSync(process.env.KUBECTL)) return process.env.KUBECTL;
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    const candidate = join(dir, 'kubectl');
-    if (dir && existsSync(candidate)) return candidate;
-  }
-  return undefined;
-}
 
 const KUBECTL = findKubectl();
 if (!KUBECTL) console.warn('kubectl.test.ts: kubectl is not installed (not on PATH, KUBECTL unset): the kubectl tests are skipped.');
@@ -27,35 +19,7 @@ if (!KUBECTL) console.warn('kubectl.test.ts: kubectl is not installed (not on PA
 let host: NodeHost;
 let dir: string;
 let kubeconfig: string;
-
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs kubectl against the test server; never throws on a non-zero exit (the test asserts on it). */
-function kubectl(args: string[], input?: string): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      KUBECTL!,
-      ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), ...args],
-      { env: { ...process.env, HOME: dir, KUBECONFIG: kubeconfig }, timeout: 30_000, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-      },
-    );
-    if (input !== undefined) child.stdin!.end(input);
-  });
-}
-
-/** Same, expecting success: a failure shows kubectl's own words. */
-async function ok(args: string[], input?: string): Promise<string> {
-  const run = await kubectl(args, input);
-  expect(run.code, `kubectl ${args.join(' ')}\n${run.stderr}${run.stdout}`).toBe(0);
-  return run.stdout;
-}
+const { run: kubectl, ok } = kubectlRunner(KUBECTL ?? 'kubectl', () => ({ kubeconfig, dir }));
 
 function manifest(name: string, body: string): string {
   const path = join(dir, `${name}.yaml`);
