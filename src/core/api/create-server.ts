@@ -68,6 +68,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const accessConfig = await loadAccessConfig(flags, options.readFile);
   const decodeCache = new DecodeCache();
   const access = createAccessControl(accessConfig, { store: options.store, decodeCache, clock });
+  // Key files are part of the configuration: a bad one is a start-up error too.
+  if (accessConfig.serviceAccounts.signingKeyPem || accessConfig.serviceAccounts.verificationKeyPems.length) await access.ready;
   // The built-ins plus customresourcedefinitions with the CRD strategy of src/core/crd;
   // the RBAC kinds refuse privilege escalation whatever the authorizer.
   const builtins = withRbacWriteChecks(withCustomResourceDefinitions(builtinResources({ featureGates: featureGates.all() })), () => access);

@@ -171,6 +171,24 @@ describe('signing key across restarts', () => {
   });
 });
 
+describe('--service-account-signing-key-file', () => {
+  it('signs with the given key (kid from its public key) and verifies with it', async () => {
+    const { exportPKCS8, generateKeyPair } = await import('jose');
+    const { keyIdOf } = await import('../../auth');
+    const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+    const ts = await secureCluster({ 'service-account-signing-key-file': '/etc/kubetab/sa.key' }, { files: { '/etc/kubetab/sa.key': await exportPKCS8(privateKey) } });
+    try {
+      await ts.post('/api/v1/namespaces/default/serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } });
+      const token = await tokenFor(ts, 'default', 'robot');
+      const header = JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()) as { alg: string; kid: string };
+      expect(header).toEqual({ alg: 'RS256', kid: await keyIdOf(publicKey) });
+      expect((await whoami(ts, bearer(token))).status).toBe(201);
+    } finally {
+      await ts.close();
+    }
+  });
+});
+
 describe('anonymous and the AlwaysAllow default', () => {
   it('with --authorization-mode=AlwaysAllow anonymous is off: no credentials is 401 (rule: kube resets AnonymousAuth)', async () => {
     const ts = await secureCluster({ 'authorization-mode': 'AlwaysAllow' });
@@ -239,5 +257,8 @@ describe('start-up errors (rule: configuration is checked at start)', () => {
       "token file '/t.csv' must have at least 3 columns (token, user name, user uid), found 2",
     );
     await expect(startTestServer({ 'authorization-mode': 'ABAC', 'authorization-policy-file': '/missing.jsonl' })).rejects.toThrow('open /missing.jsonl');
+    await expect(startTestServer({ 'service-account-signing-key-file': '/sa.key' }, manualClock(), [], { files: { '/sa.key': 'not a key' } })).rejects.toThrow(
+      'failed to parse service-account-issuer-key-file',
+    );
   });
 });
