@@ -3,6 +3,7 @@
 // request goes through the page's service worker like any app's would.
 
 import { expect, type Page } from '@playwright/test';
+import { adminHeaders } from './admin';
 
 export interface ApiResult {
   readonly status: number;
@@ -20,11 +21,13 @@ export interface ApiResult {
 export async function openApp(page: Page): Promise<void> {
   await page.goto('./');
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
-  await page.waitForFunction(async () => (await fetch('readyz')).status === 200, undefined, { timeout: 30_000, polling: 100 });
+  // (waitForFunction does not await an async predicate: a Promise is truthy, so poll from here.)
+  await expect.poll(() => page.evaluate(async () => (await fetch('readyz')).status), { timeout: 30_000, intervals: [100] }).toBe(200);
 }
 
-/** fetch() from the page, with `path` relative to the app's base path ('api/v1/namespaces'). */
+/** fetch() from the page, with `path` relative to the app's base path ('api/v1/namespaces'), as the administrator unless `headers` has an authorization. */
 export async function api(page: Page, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResult> {
+  headers = { ...(await adminHeaders(page)), ...headers };
   return page.evaluate(
     async ({ method, path, body, headers }) => {
       const init: RequestInit = { method, headers: { accept: 'application/json', ...headers } };
@@ -67,15 +70,16 @@ export interface WatchEvent {
  * (window.__watches[id]) until the stream ends. Returns at once.
  */
 export async function startWatch(page: Page, id: string, path: string): Promise<void> {
+  const headers = await adminHeaders(page);
   await page.evaluate(
-    ({ id, path }) => {
+    ({ id, path, headers }) => {
       type State = { events: unknown[]; ended: boolean; error: string | null; status: number };
       const w = window as unknown as { __watches?: Record<string, State> };
       const state: State = { events: [], ended: false, error: null, status: 0 };
       (w.__watches ??= {})[id] = state;
       void (async () => {
         try {
-          const response = await fetch(path, { headers: { accept: 'application/json' } });
+          const response = await fetch(path, { headers: { accept: 'application/json', ...headers } });
           state.status = response.status;
           const reader = response.body!.getReader();
           const decoder = new TextDecoder();
@@ -98,7 +102,7 @@ export async function startWatch(page: Page, id: string, path: string): Promise<
         }
       })();
     },
-    { id, path },
+    { id, path, headers },
   );
 }
 

@@ -6,6 +6,9 @@
 import { expect, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { adminHeaders } from './admin';
+
+export { adminHeaders };
 
 const SCREENSHOTS = join(process.cwd(), 'e2e', 'screenshots');
 
@@ -26,8 +29,9 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
 }
 
-/** fetch() from the page (through the service worker); returns status and JSON body. */
+/** fetch() from the page (through the service worker) as the administrator unless `headers` has an authorization; returns status and JSON body. */
 export async function request(page: Page, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: any }> {
+  headers = { ...(await adminHeaders(page)), ...headers };
   return page.evaluate(
     async ({ method, path, body, headers }) => {
       const init: RequestInit = { method, headers: { accept: 'application/json', ...headers } };
@@ -56,19 +60,20 @@ export async function applyYaml(page: Page, path: string, yaml: string, manager:
 
 /** Creates `count` ConfigMaps named prefix-00000… in `namespace`, `parallel` at a time. */
 export async function createConfigMaps(page: Page, count: number, prefix = 'cm', namespace = 'default', parallel = 100): Promise<void> {
+  const auth = await adminHeaders(page);
   await page.evaluate(
-    async ({ count, prefix, namespace, parallel }) => {
+    async ({ count, prefix, namespace, parallel, auth }) => {
       const make = (i: number) =>
         fetch(`api/v1/namespaces/${namespace}/configmaps`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', ...auth },
           body: JSON.stringify({ metadata: { name: `${prefix}-${String(i).padStart(5, '0')}` }, data: { i: String(i) } }),
         }).then((r) => {
           if (r.status !== 201) throw new Error(`create ${i}: ${r.status}`);
         });
       for (let start = 0; start < count; start += parallel) await Promise.all(Array.from({ length: Math.min(parallel, count - start) }, (_, k) => make(start + k)));
     },
-    { count, prefix, namespace, parallel },
+    { count, prefix, namespace, parallel, auth },
   );
 }
 

@@ -1,21 +1,101 @@
 // The one message map between the page and the service worker. The API itself
-// goes over fetch like any client's; messages are only for the worker's own
-// life cycle.
+// goes over fetch like any client's; messages are only for what a real
+// cluster does outside its API: the worker's life cycle, the cluster's
+// configuration (kube-apiserver's flags and files, changed by restarting the
+// server), wiping, exporting and importing the storage, and the clock.
+//
+// A message that expects an answer carries a MessagePort (the second argument
+// of postMessage); the worker answers on it with a WorkerReply.
 
+import type { ClusterConfiguration } from './cluster-config';
+
+/** What the page learns about the configuration in use. */
+export interface ConfigurationState {
+  readonly document: ClusterConfiguration;
+  /** The administrator the UI sends as (the first static token user in system:masters), when there is one. */
+  readonly administrator?: { readonly user: string; readonly token: string };
+  /** True when no access control is configured (AlwaysAllow, requests without credentials served). */
+  readonly open: boolean;
+  /** Why the server could not start with this document, if it could not. */
+  readonly startError?: string;
+}
+
+export interface ValidationAnswer {
+  readonly valid: boolean;
+  readonly problems: readonly { readonly field: string; readonly message: string }[];
+  readonly warnings: readonly string[];
+}
+
+export interface ClockState {
+  /** The server's time (ms since the epoch). */
+  readonly now: number;
+  /** How far it has been moved ahead of the host's clock (ms). */
+  readonly offsetMs: number;
+}
+
+/** A whole cluster in one file: its configuration, its clock and every stored key. */
+export interface ClusterArchive {
+  readonly apiVersion: 'kubetab.dev/v1';
+  readonly kind: 'ClusterArchive';
+  /** RFC 3339, by the server's clock. */
+  readonly exportedAt: string;
+  readonly configuration: ClusterConfiguration;
+  readonly clockOffsetMs: number;
+  /** The store's revision when exported. */
+  readonly revision: number;
+  readonly items: readonly { key: string; value: string; createRevision: number; modRevision: number; version: number }[];
+}
+
+/** Each message: what the page sends, and what the worker answers. */
 export interface PageToWorkerMessages {
   /**
    * Take control of the pages that are not controlled yet. After a hard reload
    * (Shift+Reload) a page is never controlled by the active worker unless the
    * worker claims it again, and the API would then go to the network.
    */
-  'kubetab:claim': Record<never, never>;
+  'kubetab:claim': { request: Record<never, never>; reply: void };
+  /** The configuration document in use. */
+  'kubetab:configuration:get': { request: Record<never, never>; reply: ConfigurationState };
+  /** Validates a document without saving it. */
+  'kubetab:configuration:validate': { request: { readonly document: unknown }; reply: ValidationAnswer };
+  /**
+   * Validates, saves and restarts the server core with the document. Invalid:
+   * nothing changes. When the server cannot start with it, the previous
+   * document is put back and the start error is answered.
+   */
+  'kubetab:configuration:save': { request: { readonly document: unknown }; reply: ValidationAnswer & { readonly saved: boolean; readonly state: ConfigurationState } };
+  /** Wipes every stored object (a fresh cluster); `configuration: 'default'` also puts the secure default back. */
+  'kubetab:cluster:reset': { request: { readonly configuration: 'keep' | 'default' }; reply: ConfigurationState };
+  'kubetab:cluster:export': { request: Record<never, never>; reply: ClusterArchive };
+  /** Replaces the whole cluster (objects, configuration, clock) with an archive. */
+  'kubetab:cluster:import': { request: { readonly archive: unknown }; reply: ConfigurationState };
+  'kubetab:clock:get': { request: Record<never, never>; reply: ClockState };
+  /** Moves the server's clock forward (tokens, continue tokens and watch history expire with it). */
+  'kubetab:clock:advance': { request: { readonly ms: number }; reply: ClockState };
 }
 
-export type PageToWorkerMessage = {
-  [K in keyof PageToWorkerMessages]: { readonly type: K } & PageToWorkerMessages[K];
-}[keyof PageToWorkerMessages];
+export type MessageType = keyof PageToWorkerMessages;
+export type MessageRequest<K extends MessageType> = PageToWorkerMessages[K]['request'];
+export type MessageReply<K extends MessageType> = PageToWorkerMessages[K]['reply'];
 
-const PAGE_TO_WORKER_TYPES: ReadonlySet<string> = new Set<keyof PageToWorkerMessages>(['kubetab:claim']);
+export type PageToWorkerMessage = {
+  [K in MessageType]: { readonly type: K } & MessageRequest<K>;
+}[MessageType];
+
+/** What the worker posts back on the message's port. */
+export type WorkerReply<T = unknown> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
+
+const PAGE_TO_WORKER_TYPES: ReadonlySet<string> = new Set<MessageType>([
+  'kubetab:claim',
+  'kubetab:configuration:get',
+  'kubetab:configuration:validate',
+  'kubetab:configuration:save',
+  'kubetab:cluster:reset',
+  'kubetab:cluster:export',
+  'kubetab:cluster:import',
+  'kubetab:clock:get',
+  'kubetab:clock:advance',
+]);
 
 export function isPageToWorkerMessage(data: unknown): data is PageToWorkerMessage {
   return typeof data === 'object' && data !== null && PAGE_TO_WORKER_TYPES.has((data as { type?: unknown }).type as string);

@@ -14,6 +14,8 @@ export const SERVER_PATH_PREFIXES: readonly string[] = [
   '/.well-known/openid-configuration',
   '/openid',
   '/metrics',
+  // KubeTab's own endpoints: the audit log with authorization traces, the OIDC test issuer.
+  '/kubetab/v1',
 ];
 
 /** True for a path (already stripped of the base path) that the core answers. */

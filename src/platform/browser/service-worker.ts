@@ -4,16 +4,20 @@
 //
 // A worker can be stopped whenever it is idle and started again for the next
 // fetch: nothing that matters lives only in memory here. The store rebuilds
-// its state from IndexedDB on start, and watch clients resume from their last
-// resourceVersion as Kubernetes clients do.
+// its state from IndexedDB on start, the configuration document and the
+// clock's offset are kept in a second database (host-settings.ts), and watch
+// clients resume from their last resourceVersion as Kubernetes clients do.
+//
+// The cluster's life cycle (configuration, reset, export/import, clock) is
+// cluster-host.ts; this file only connects it to the worker's events.
 
-import { systemClock } from '../../core/clock';
-import { createApiServer, type ApiServer } from '../../core/server';
-import { openStore } from '../../core/storage/mvcc-store';
 import { createIndexedDbPersistence } from '../../storage/indexeddb-persistence';
 import { startExpiryCompaction } from '../shared/expiry-compaction';
-import { isPageToWorkerMessage } from './messages';
+import { ClusterHost } from './cluster-host';
+import { openHostSettings } from './host-settings';
+import { isPageToWorkerMessage, type MessageReply, type MessageType, type PageToWorkerMessage, type WorkerReply } from './messages';
 import { isServerPath, normalizeBase, stripBase } from './server-paths';
+import { acquireStoreLock } from './store-lock';
 
 // The WebWorker lib cannot be loaded beside the DOM lib in one program, so the
 // few service-worker globals used here are declared by hand.
@@ -26,11 +30,17 @@ interface FetchEventLike extends ExtendableEventLike {
 }
 interface ExtendableMessageEventLike extends ExtendableEventLike {
   readonly data: unknown;
+  readonly ports: readonly MessagePort[];
+}
+interface ServiceWorkerLike extends EventTarget {
+  readonly state: string;
 }
 interface ServiceWorkerGlobalLike {
-  readonly registration: { readonly scope: string };
+  readonly registration: { readonly scope: string; readonly installing: ServiceWorkerLike | null } & EventTarget;
   readonly clients: { claim(): Promise<void> };
   readonly location: Location;
+  /** This worker itself (recent browsers). */
+  readonly serviceWorker?: ServiceWorkerLike;
   skipWaiting(): Promise<void>;
   addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEventLike) => void): void;
   addEventListener(type: 'fetch', listener: (event: FetchEventLike) => void): void;
@@ -41,34 +51,18 @@ const sw = self as unknown as ServiceWorkerGlobalLike;
 
 /** A browser ends a service worker's response after about 5 minutes; the server ends each watch well before. */
 const MAX_WATCH_SECONDS = 240;
-/** kube-apiserver's default --etcd-compaction-interval. */
-const RETENTION_MS = 5 * 60_000;
 
 const basePath = normalizeBase(new URL(sw.registration.scope).pathname);
+// One database per scope: two apps under different base paths of one origin are two clusters.
+const dbName = basePath === '/' ? 'kubetab' : `kubetab:${basePath}`;
 
-let server: Promise<ApiServer> | undefined;
-
-/** Opens the store and the core once per worker life; a failed start is retried by the next request. */
-function apiServer(): Promise<ApiServer> {
-  server ??= startServer().catch((error: unknown) => {
-    server = undefined;
-    throw error;
-  });
-  return server;
-}
-
-async function startServer(): Promise<ApiServer> {
-  const clock = systemClock();
-  // One database per scope: two apps under different base paths of one origin are two clusters.
-  const dbName = basePath === '/' ? 'kubetab' : `kubetab:${basePath}`;
-  const persistence = createIndexedDbPersistence({ dbName });
-  const store = await openStore({ persistence, clock, retentionMs: RETENTION_MS });
-  const core = await createApiServer({ store, clock, host: 'browser', maxWatchSeconds: MAX_WATCH_SECONDS });
-  // History past the window is dropped on start (the worker may have slept long) and then periodically.
-  store.compactExpired().catch((error: unknown) => console.warn('compaction failed', error));
-  startExpiryCompaction(store, RETENTION_MS);
-  return core;
-}
+const host = new ClusterHost({
+  persistence: () => createIndexedDbPersistence({ dbName }),
+  settings: openHostSettings(`${dbName}:settings`),
+  acquireStoreLock: () => acquireStoreLock(dbName),
+  maxWatchSeconds: MAX_WATCH_SECONDS,
+  startCompaction: (store, retentionMs) => startExpiryCompaction(store, retentionMs),
+});
 
 /** The Request the core sees: same method, headers, body and signal, with the base path removed from the URL. */
 async function toCoreRequest(request: Request, url: URL, path: string): Promise<Request> {
@@ -100,26 +94,74 @@ function internalError(error: unknown): Response {
 
 async function answer(request: Request, url: URL, path: string): Promise<Response> {
   try {
-    const core = await apiServer();
-    return await core.handle(await toCoreRequest(request, url, path));
+    return await host.handle(await toCoreRequest(request, url, path));
   } catch (error) {
     console.error('KubeTab service worker:', error);
     return internalError(error);
   }
 }
 
+/** Carries out one page message; its answer goes back on the message's port. */
+function carryOut(message: PageToWorkerMessage): Promise<MessageReply<MessageType>> {
+  switch (message.type) {
+    case 'kubetab:claim':
+      return sw.clients.claim();
+    case 'kubetab:configuration:get':
+      return host.configurationState();
+    case 'kubetab:configuration:validate':
+      return host.validate(message.document);
+    case 'kubetab:configuration:save':
+      return host.save(message.document);
+    case 'kubetab:cluster:reset':
+      return host.reset(message.configuration === 'default' ? 'default' : 'keep');
+    case 'kubetab:cluster:export':
+      return host.exportArchive();
+    case 'kubetab:cluster:import':
+      return host.importArchive(message.archive);
+    case 'kubetab:clock:get':
+      return host.clockState();
+    case 'kubetab:clock:advance':
+      return host.advanceClock(message.ms);
+  }
+}
+
+/** A newer worker is taking over: close the store so that it can open it (see store-lock.ts). */
+function stepAsideFor(next: ServiceWorkerLike | null | undefined): void {
+  if (!next || next === sw.serviceWorker) return;
+  const check = () => {
+    if (next.state === 'activating' || next.state === 'activated') void host.retire();
+  };
+  next.addEventListener('statechange', check);
+  check();
+}
+
 sw.addEventListener('install', (event) => {
-  // A new version takes over at once: the page has no state that an old worker must finish.
+  // A new version takes over at once; the old one steps aside (closes its store) as it does.
   event.waitUntil(sw.skipWaiting());
 });
 
 sw.addEventListener('activate', (event) => {
   // Control the pages already open, so that the first visit's API calls reach the worker with no reload.
   event.waitUntil(sw.clients.claim());
+  // Start opening the store now (it waits for an old worker to let go of it), so the first request waits less.
+  void host.server().catch(() => {});
+});
+
+sw.registration.addEventListener('updatefound', () => stepAsideFor(sw.registration.installing));
+sw.serviceWorker?.addEventListener('statechange', () => {
+  if (sw.serviceWorker?.state === 'redundant') void host.retire();
 });
 
 sw.addEventListener('message', (event) => {
-  if (isPageToWorkerMessage(event.data) && event.data.type === 'kubetab:claim') event.waitUntil(sw.clients.claim());
+  if (!isPageToWorkerMessage(event.data)) return;
+  const port = event.ports[0];
+  const reply = (value: WorkerReply) => port?.postMessage(value);
+  event.waitUntil(
+    carryOut(event.data).then(
+      (value) => reply({ ok: true, value }),
+      (error: unknown) => reply({ ok: false, error: error instanceof Error ? error.message : String(error) }),
+    ),
+  );
 });
 
 sw.addEventListener('fetch', (event) => {
@@ -130,5 +172,5 @@ sw.addEventListener('fetch', (event) => {
   event.respondWith(answer(event.request, url, path));
 });
 
-// Start opening the store as soon as the worker runs, so the first request waits less.
-void apiServer().catch(() => {});
+// A worker started again after being stopped gets no activate event: its first fetch starts the core.
+if (sw.serviceWorker?.state === 'activated') void host.server().catch(() => {});

@@ -17,7 +17,10 @@ export interface Identity {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-/** The built-in administrator: today the server needs no credentials for it. */
+/**
+ * The built-in administrator. Its token comes from the cluster's configuration
+ * (the worker's, see lib/api/administrator.ts); in the open set-up it has none.
+ */
 export const ADMIN_IDENTITY: Identity = { id: 'admin', label: 'admin', kind: 'admin' };
 
 /** The headers a request sent as `identity` carries. Anonymous sends nothing. */

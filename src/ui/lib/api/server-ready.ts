@@ -20,9 +20,13 @@ async function untilReady(base: string): Promise<void> {
   }
 }
 
-/** Called once by the entry point with the worker registration's promise. */
-export function startServer(registration: Promise<unknown>, base: string): void {
-  ready = registration.then(() => untilReady(base));
+/**
+ * Called once by the entry point with the worker registration's promise.
+ * `prepare` runs once the server is ready and before any API call (the
+ * administrator's credentials are fetched there).
+ */
+export function startServer(registration: Promise<unknown>, base: string, prepare?: () => Promise<void>): void {
+  ready = registration.then(() => untilReady(base)).then(() => prepare?.());
   // Failures are reported by whoever waits (the header's status); not unhandled.
   ready.catch(() => undefined);
 }

@@ -9,6 +9,12 @@ export interface IdentitySlice {
   upsertIdentity(identity: Identity): void;
   removeIdentity(id: string): void;
   selectIdentity(id: string): void;
+  /**
+   * The administrator of the cluster's configuration (a static token user in
+   * system:masters), or none in the open set-up (requests then carry no
+   * credentials). Called at start and whenever the configuration changes.
+   */
+  setAdministrator(admin: { user: string; token: string } | undefined): void;
 }
 
 export const createIdentitySlice: StateCreator<AppState, [], [], IdentitySlice> = (set) => ({
@@ -24,6 +30,11 @@ export const createIdentitySlice: StateCreator<AppState, [], [], IdentitySlice> 
       return { identities, currentIdentityId: state.currentIdentityId === id ? ADMIN_IDENTITY.id : state.currentIdentityId };
     }),
   selectIdentity: (id) => set((state) => (state.identities.some((i) => i.id === id) ? { currentIdentityId: id } : state)),
+  setAdministrator: (admin) =>
+    set((state) => {
+      const identity: Identity = admin ? { ...ADMIN_IDENTITY, label: admin.user, token: admin.token } : ADMIN_IDENTITY;
+      return { identities: [identity, ...state.identities.filter((i) => i.id !== ADMIN_IDENTITY.id)] };
+    }),
 });
 
 /** The identity requests are sent as now (outside React). */

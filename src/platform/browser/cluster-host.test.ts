@@ -1,0 +1,163 @@
+// The browser host's cluster life cycle, with memory storage: the secure
+// default a new cluster starts with, configuration changes applied by
+// restarting the core (refused when invalid, rolled back when the server
+// cannot start), reset, export/import, and the clock moved forward.
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemoryPersistence } from '../../core/storage/memory-persistence';
+import { openConfiguration, secureConfiguration, type ClusterConfiguration } from './cluster-config';
+import { ClusterHost } from './cluster-host';
+import type { HostSettings } from './host-settings';
+
+function memorySettings(): HostSettings & { saved: ClusterConfiguration | undefined; offset: number } {
+  const s = {
+    saved: undefined as ClusterConfiguration | undefined,
+    offset: 0,
+    configuration: async () => s.saved,
+    saveConfiguration: async (c: ClusterConfiguration) => {
+      s.saved = structuredClone(c);
+    },
+    clockOffset: async () => s.offset,
+    saveClockOffset: async (o: number) => {
+      s.offset = o;
+    },
+  };
+  return s;
+}
+
+const hosts: ClusterHost[] = [];
+function newHost(settings = memorySettings(), persistence = createMemoryPersistence()) {
+  const host = new ClusterHost({ persistence: () => persistence, settings, maxWatchSeconds: 60, controllers: [] });
+  hosts.push(host);
+  return { host, settings, persistence };
+}
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((h) => h.shutdown()));
+});
+
+async function call(host: ClusterHost, path: string, init: RequestInit = {}) {
+  const response = await host.handle(new Request(`http://kubetab.test${path}`, init));
+  const text = await response.text();
+  return { status: response.status, json: text.startsWith('{') ? JSON.parse(text) : text };
+}
+const bearer = (token: string) => ({ headers: { Authorization: `Bearer ${token}` } });
+
+async function untilReady(host: ClusterHost, token?: string) {
+  for (let i = 0; i < 400; i++) {
+    if ((await call(host, '/api/v1/namespaces/default', token ? bearer(token) : {})).status === 200) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error('the cluster did not bootstrap');
+}
+
+describe('a new browser cluster (rule: secure by default like kubeadm; anonymous only where RBAC lets it)', () => {
+  it('starts secure: the administrator token works, anonymous reaches /readyz and /version only', async () => {
+    const { host, settings } = newHost();
+    const state = await host.configurationState();
+    expect(state.open).toBe(false);
+    expect(state.administrator?.user).toBe('kubernetes-admin');
+    expect(settings.saved?.tokens?.[0]?.token).toBe(state.administrator?.token);
+    await untilReady(host, state.administrator!.token);
+    expect((await call(host, '/readyz')).status).toBe(200);
+    expect((await call(host, '/version')).status).toBe(200);
+    const anonymous = await call(host, '/api/v1/namespaces/default/configmaps');
+    expect(anonymous.status).toBe(403);
+    expect(anonymous.json.message).toBe('configmaps is forbidden: User "system:anonymous" cannot list resource "configmaps" in API group "" in the namespace "default"');
+    expect((await call(host, '/api/v1/namespaces/default/configmaps', bearer('wrong'))).status).toBe(401);
+  });
+
+  it('keeps its administrator across restarts of the worker (same stored document)', async () => {
+    const first = newHost();
+    const token = (await first.host.configurationState()).administrator!.token;
+    await first.host.shutdown();
+    const second = newHost(first.settings, first.persistence);
+    expect((await second.host.configurationState()).administrator!.token).toBe(token);
+  });
+});
+
+describe('changing the configuration', () => {
+  it('applies a valid document by restarting the core (the open set-up serves requests without credentials)', async () => {
+    const { host } = newHost();
+    const before = await host.configurationState();
+    await untilReady(host, before.administrator!.token);
+    const answer = await host.save(openConfiguration(before.document));
+    expect(answer).toMatchObject({ valid: true, saved: true, state: { open: true } });
+    await untilReady(host);
+    expect((await call(host, '/api/v1/namespaces/default/configmaps')).status).toBe(200);
+  });
+
+  it('saves nothing when the document is invalid', async () => {
+    const { host, settings } = newHost();
+    const before = await host.configurationState();
+    const bad = { ...before.document, authorization: { apiVersion: 'apiserver.config.k8s.io/v1', kind: 'AuthorizationConfiguration', authorizers: [{ type: 'RBAC' }] } };
+    const answer = await host.save(bad);
+    expect(answer.saved).toBe(false);
+    expect(answer.problems.map((p) => p.message)).toEqual(['authorization.authorizers[0].name: Required value']);
+    expect(settings.saved).toEqual(before.document);
+  });
+});
+
+describe('reset, export and import', () => {
+  it('reset wipes the objects and a fresh cluster bootstraps again, same administrator', async () => {
+    const { host } = newHost();
+    const { administrator } = await host.configurationState();
+    await untilReady(host, administrator!.token);
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'keep-me' } };
+    expect((await call(host, '/api/v1/namespaces/default/configmaps', { method: 'POST', body: JSON.stringify(cm), headers: { Authorization: `Bearer ${administrator!.token}`, 'Content-Type': 'application/json' } })).status).toBe(201);
+    const after = await host.reset('keep');
+    expect(after.administrator?.token).toBe(administrator!.token);
+    await untilReady(host, administrator!.token);
+    expect((await call(host, '/api/v1/namespaces/default/configmaps/keep-me', bearer(administrator!.token))).status).toBe(404);
+  });
+
+  it('an exported cluster imports into another with its objects, resourceVersions and administrator', async () => {
+    const a = newHost();
+    const { administrator } = await a.host.configurationState();
+    await untilReady(a.host, administrator!.token);
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'moved' }, data: { x: '1' } };
+    const created = await call(a.host, '/api/v1/namespaces/default/configmaps', { method: 'POST', body: JSON.stringify(cm), headers: { Authorization: `Bearer ${administrator!.token}`, 'Content-Type': 'application/json' } });
+    const archive = JSON.parse(JSON.stringify(await a.host.exportArchive()));
+
+    const b = newHost();
+    await b.host.configurationState();
+    const imported = await b.host.importArchive(archive);
+    expect(imported.administrator?.token).toBe(administrator!.token);
+    const read = await call(b.host, '/api/v1/namespaces/default/configmaps/moved', bearer(administrator!.token));
+    expect(read.status).toBe(200);
+    expect(read.json.metadata.resourceVersion).toBe(created.json.metadata.resourceVersion);
+    expect(read.json.data).toEqual({ x: '1' });
+  });
+
+  it('refuses an archive that is not one', async () => {
+    const { host } = newHost();
+    await expect(host.importArchive({ kind: 'Nope' })).rejects.toThrow('cannot import: not a KubeTab cluster archive');
+  });
+});
+
+describe('the clock (rule: time comes from the Clock; moving it expires tokens and history)', () => {
+  it('moves forward, is kept, and never back', async () => {
+    const { host, settings } = newHost();
+    const before = await host.clockState();
+    const after = await host.advanceClock(3_600_000);
+    expect(after.offsetMs).toBe(before.offsetMs + 3_600_000);
+    expect(after.now - before.now).toBeGreaterThanOrEqual(3_600_000);
+    expect(settings.offset).toBe(after.offsetMs);
+    await expect(host.advanceClock(-1)).rejects.toThrow('the clock moves forward by 0 to');
+  });
+
+  it('a watch from before the retention window ends with a 410 Gone ERROR event after the clock moved past it', async () => {
+    const { host } = newHost();
+    const { administrator } = await host.configurationState();
+    await untilReady(host, administrator!.token);
+    const list = await call(host, '/api/v1/namespaces/default/configmaps', bearer(administrator!.token));
+    const rv = list.json.metadata.resourceVersion;
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'later' } };
+    await call(host, '/api/v1/namespaces/default/configmaps', { method: 'POST', body: JSON.stringify(cm), headers: { Authorization: `Bearer ${administrator!.token}`, 'Content-Type': 'application/json' } });
+    await host.advanceClock(6 * 60_000);
+    await call(host, '/api/v1/namespaces/default/configmaps', { method: 'POST', body: JSON.stringify({ ...cm, metadata: { name: 'later-still' } }), headers: { Authorization: `Bearer ${administrator!.token}`, 'Content-Type': 'application/json' } });
+    const watch = await call(host, `/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${rv}`, bearer(administrator!.token));
+    // kube-apiserver answers such a watch with 200 and an ERROR event carrying the 410 Status.
+    expect(watch.status).toBe(200);
+    expect(watch.json).toMatchObject({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired' } });
+  });
+});

@@ -1,0 +1,284 @@
+// The browser host's cluster: one server core at a time, started from the
+// stored configuration document, and what a real cluster's operator does
+// outside the API — change the flags (restart with a new document), wipe the
+// data, back it up and restore it, and (KubeTab's teaching aid) move the
+// clock forward. Every such operation runs one after another, and requests
+// that arrive during a restart wait for the new core.
+//
+// Globals stay out: the service worker (service-worker.ts) passes the
+// IndexedDB persistence, the settings database and the single-writer lock;
+// tests pass memory ones.
+
+import { systemClock, type Clock } from '../../core/clock';
+import { createApiServer, type ApiServer } from '../../core/server';
+import { parseGoDuration } from '../../core/auth';
+import { openStore, type OpenedStore } from '../../core/storage/mvcc-store';
+import type { Persistence } from '../../core/storage/types';
+import { archiveProblem, exportCluster, importCluster, wipeCluster } from './cluster-archive';
+import { administratorOf, isOpen, secureConfiguration, toServerInput, type ClusterConfiguration } from './cluster-config';
+import { validateConfiguration } from './cluster-config-validation';
+import type { HostSettings } from './host-settings';
+import type { ClockState, ClusterArchive, ConfigurationState, MessageReply, ValidationAnswer } from './messages';
+
+/** kube-apiserver's default --etcd-compaction-interval. */
+const DEFAULT_RETENTION_MS = 5 * 60_000;
+/** The clock moves forward by at most a year at a time. */
+const MAX_ADVANCE_MS = 366 * 24 * 3_600_000;
+
+export interface ClusterHostOptions {
+  /** A persistence for the cluster's objects (a new connection each call is fine). */
+  readonly persistence: () => Persistence;
+  readonly settings: HostSettings;
+  /** Waits until this host may write the store (one writer per database); resolves with the release. */
+  readonly acquireStoreLock?: () => Promise<() => void>;
+  readonly maxWatchSeconds: number;
+  /** Controllers to run (kube-controller-manager's syntax); default all. */
+  readonly controllers?: readonly string[];
+  /** Runs the store's periodic compaction; returns its stop. */
+  readonly startCompaction?: (store: OpenedStore, retentionMs: number) => () => void;
+  readonly log?: (message: string) => void;
+}
+
+interface Running {
+  readonly core: ApiServer;
+  readonly store: OpenedStore;
+  stop(): Promise<void>;
+}
+
+export class ClusterHost {
+  private clock: Clock | undefined;
+  private document: ClusterConfiguration | undefined;
+  private loading: Promise<void> | undefined;
+  private running: Promise<Running> | undefined;
+  private startError: string | undefined;
+  private retired = false;
+  /** Life-cycle operations, one after another. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: ClusterHostOptions) {}
+
+  /** The core, started if it is not running (a failed start is tried again by the next call). */
+  server(): Promise<ApiServer> {
+    this.running ??= this.start().catch((err: unknown) => {
+      this.running = undefined;
+      throw err;
+    });
+    return this.running.then((r) => r.core);
+  }
+
+  async handle(request: Request): Promise<Response> {
+    // A request arriving during a restart waits for the restart's end.
+    await this.queue;
+    return (await this.server()).handle(request);
+  }
+
+  /** Stops the core; the next request starts it again. */
+  shutdown(): Promise<void> {
+    return this.serially(() => this.stopRunning());
+  }
+
+  /** Stops the core for good: a newer worker owns the store now. */
+  retire(): Promise<void> {
+    this.retired = true;
+    return this.shutdown();
+  }
+
+  async configurationState(): Promise<ConfigurationState> {
+    await this.queue;
+    const document = await this.loadDocument();
+    // Start (or try to) so that a start error is known.
+    await this.server().catch(() => undefined);
+    return this.stateOf(document);
+  }
+
+  validate(document: unknown): Promise<ValidationAnswer> {
+    return validateConfiguration(document);
+  }
+
+  /** Validates, saves and restarts; puts the previous document back when the server cannot start with the new one. */
+  save(input: unknown): Promise<MessageReply<'kubetab:configuration:save'>> {
+    return this.serially(async () => {
+      const validation = await validateConfiguration(input);
+      const previous = await this.loadDocument();
+      if (!validation.valid) return { ...validation, saved: false, state: this.stateOf(previous) };
+      const document = structuredClone(input) as ClusterConfiguration;
+      await this.restartWith(document);
+      if (this.startError === undefined) return { ...validation, saved: true, state: this.stateOf(document) };
+      const problem = { field: '', message: this.startError };
+      await this.restartWith(previous);
+      return { valid: false, problems: [problem], warnings: [], saved: false, state: this.stateOf(previous) };
+    });
+  }
+
+  /** Wipes the objects (a fresh cluster bootstraps again); 'default' also restores the secure configuration. */
+  reset(configuration: 'keep' | 'default'): Promise<ConfigurationState> {
+    return this.serially(async () => {
+      await this.stopRunning();
+      const persistence = this.options.persistence();
+      try {
+        await wipeCluster(persistence, (await this.clockNow()).now());
+      } finally {
+        await persistence.close();
+      }
+      const document = configuration === 'default' ? secureConfiguration() : await this.loadDocument();
+      await this.restartWith(document);
+      return this.stateOf(document);
+    });
+  }
+
+  exportArchive(): Promise<ClusterArchive> {
+    return this.serially(async () => {
+      const clock = await this.clockNow();
+      const persistence = this.options.persistence();
+      try {
+        return await exportCluster(persistence, { configuration: await this.loadDocument(), clockOffsetMs: clock.offset(), now: clock.now() });
+      } finally {
+        await persistence.close();
+      }
+    });
+  }
+
+  importArchive(input: unknown): Promise<ConfigurationState> {
+    return this.serially(async () => {
+      const problem = archiveProblem(input);
+      if (problem) throw new Error(`cannot import: ${problem}`);
+      const archive = input as ClusterArchive;
+      const validation = await validateConfiguration(archive.configuration);
+      if (!validation.valid) throw new Error(`cannot import: the archive's configuration is not valid: ${validation.problems.map((p) => p.message).join('; ')}`);
+      const clock = await this.clockNow();
+      await this.stopRunning();
+      // The clock never goes back: it takes the archive's offset only when that is ahead.
+      if (archive.clockOffsetMs > clock.offset()) {
+        clock.advance(archive.clockOffsetMs - clock.offset());
+        await this.options.settings.saveClockOffset(clock.offset());
+      }
+      const persistence = this.options.persistence();
+      try {
+        await importCluster(persistence, archive, clock.now());
+      } finally {
+        await persistence.close();
+      }
+      await this.restartWith(structuredClone(archive.configuration));
+      return this.stateOf(archive.configuration);
+    });
+  }
+
+  async clockState(): Promise<ClockState> {
+    const clock = await this.clockNow();
+    return { now: clock.now(), offsetMs: clock.offset() };
+  }
+
+  async advanceClock(ms: number): Promise<ClockState> {
+    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0 || ms > MAX_ADVANCE_MS) {
+      throw new Error(`the clock moves forward by 0 to ${MAX_ADVANCE_MS} ms at a time, not ${String(ms)}`);
+    }
+    const clock = await this.clockNow();
+    clock.advance(ms);
+    await this.options.settings.saveClockOffset(clock.offset());
+    // History past the window goes now, not at the next timer tick (watches from before it get 410).
+    const running = await this.running?.catch(() => undefined);
+    await running?.store.compactExpired().catch(() => undefined);
+    return { now: clock.now(), offsetMs: clock.offset() };
+  }
+
+  private serially<T>(operation: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(operation);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private async clockNow(): Promise<Clock> {
+    this.clock ??= systemClock(await this.options.settings.clockOffset());
+    return this.clock;
+  }
+
+  private loadDocument(): Promise<ClusterConfiguration> {
+    // One load for all callers: two would each make a default with its own administrator token.
+    this.loading ??= (async () => {
+      let document = await this.options.settings.configuration();
+      if (!document) {
+        // A new cluster: the secure default, with its own administrator token.
+        document = secureConfiguration();
+        await this.options.settings.saveConfiguration(document);
+      }
+      this.document ??= document;
+    })().catch((err: unknown) => {
+      this.loading = undefined;
+      throw err;
+    });
+    return this.loading.then(() => this.document!);
+  }
+
+  private stateOf(document: ClusterConfiguration): ConfigurationState {
+    const admin = administratorOf(document);
+    return {
+      document,
+      ...(admin ? { administrator: { user: admin.user, token: admin.token } } : {}),
+      open: isOpen(document),
+      ...(this.startError !== undefined ? { startError: this.startError } : {}),
+    };
+  }
+
+  private async restartWith(document: ClusterConfiguration): Promise<void> {
+    await this.stopRunning();
+    await this.options.settings.saveConfiguration(document);
+    this.document = document;
+    await this.server().catch(() => undefined);
+  }
+
+  private async stopRunning(): Promise<void> {
+    const running = this.running;
+    this.running = undefined;
+    const r = await running?.catch(() => undefined);
+    await r?.stop();
+  }
+
+  private async start(): Promise<Running> {
+    if (this.retired) throw new Error('this service worker was replaced by a newer version; send the request again');
+    const clock = await this.clockNow();
+    const document = await this.loadDocument();
+    const { flags, files } = toServerInput(document);
+    const retentionMs = (flags['etcd-compaction-interval'] && parseGoDuration(flags['etcd-compaction-interval'])) || DEFAULT_RETENTION_MS;
+    const release = (await this.options.acquireStoreLock?.()) ?? (() => {});
+    let store: OpenedStore | undefined;
+    try {
+      store = await openStore({ persistence: this.options.persistence(), clock, retentionMs });
+      const core = await createApiServer({
+        store,
+        clock,
+        host: 'browser',
+        maxWatchSeconds: this.options.maxWatchSeconds,
+        flags,
+        readFile: async (path) => {
+          const text = files[path];
+          if (text === undefined) throw new Error('no such file or directory');
+          return text;
+        },
+        ...(this.options.controllers ? { controllers: this.options.controllers } : {}),
+        ...(this.options.log ? { log: this.options.log } : {}),
+      });
+      this.startError = undefined;
+      // History past the window is dropped on start (the worker may have slept long) and then periodically.
+      store.compactExpired().catch((error: unknown) => console.warn('compaction failed', error));
+      const stopCompaction = this.options.startCompaction?.(store, retentionMs) ?? (() => {});
+      const opened = store;
+      return {
+        core,
+        store: opened,
+        async stop() {
+          stopCompaction();
+          try {
+            await core.close();
+          } finally {
+            release();
+          }
+        },
+      };
+    } catch (err) {
+      this.startError = err instanceof Error ? err.message : String(err);
+      await store?.close().catch(() => undefined);
+      release();
+      throw err;
+    }
+  }
+}
