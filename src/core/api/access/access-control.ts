@@ -14,7 +14,12 @@ import {
   createStaticTokenAuthenticator,
   createTokenWebhookAuthenticator,
   type AuthorizerChain,
+  type Decision,
   type NodeGraphVertex,
+  type TraceStep,
+  type UserInfo,
+  GROUP,
+  nonResourceAttributes,
   type RbacAuthorizer,
   type RequestAuthenticatorChain,
   type ServiceAccountKeys,
@@ -42,8 +47,11 @@ export interface AccessControl {
   readonly authorizers: AuthorizerChain;
   /** RBAC's rule resolution, used for escalation checks whatever the chain. */
   readonly rbac: RbacAuthorizer;
-  /** True when the chain can only allow (system:masters + AlwaysAllow): the fast path. */
-  readonly alwaysAllows: boolean;
+  /**
+   * When the chain can only allow (system:masters, then AlwaysAllow): its
+   * answer for a user, known without asking (the fast path).
+   */
+  readonly fastAllow?: (user: UserInfo) => Decision;
   readonly audit: AuditLog;
   readonly objects: ObjectReader;
   readonly clock: Clock;
@@ -122,6 +130,20 @@ function discoveredKeys(settings: OidcSettings): JWTVerifyGetKey {
   };
 }
 
+/** The answers of a chain that is system:masters then AlwaysAllow, traced as the chain traces them. */
+function fastAllowOf(chain: AuthorizerChain): ((user: UserInfo) => Decision) | undefined {
+  const [privileged, allow, ...rest] = chain.authorizers;
+  if (rest.length || privileged?.type !== 'Privileged' || allow?.type !== 'AlwaysAllow') return undefined;
+  const probe = (groups: string[]): TraceStep[] => {
+    const attrs = nonResourceAttributes({ username: 'probe', groups }, 'get', '/');
+    const first = privileged.authorize(attrs) as TraceStep;
+    return first.decision === 'Allow' ? [first] : [first, allow.authorize(attrs) as TraceStep];
+  };
+  const masters: Decision = { decision: 'Allow', reason: '', trace: probe([GROUP.masters]) };
+  const others: Decision = { decision: 'Allow', reason: '', trace: probe([]) };
+  return (user) => (user.groups.includes(GROUP.masters) ? masters : others);
+}
+
 export function createAccessControl(config: AccessConfig, deps: AccessControlDeps): AccessControl {
   const { clock } = deps;
   const rbacSource = createStoreRbacSource(deps.store, (kv) => deps.decodeCache.decode(kv));
@@ -141,7 +163,7 @@ export function createAccessControl(config: AccessConfig, deps: AccessControlDep
     webhookTransport,
     ...(nodeGraph ? { isRelatedToNode: (node: string, vertex: NodeGraphVertex, ns: string, name: string) => nodeGraph.isRelatedToNode(node, vertex, ns, name) } : {}),
   });
-  const alwaysAllows = chain.authorizers.every((a) => a.type === 'Privileged' || a.type === 'AlwaysAllow') && chain.authorizers.some((a) => a.type === 'AlwaysAllow');
+  const fastAllow = fastAllowOf(chain);
   const audit = new AuditLog(deps.auditCapacity ?? 2000);
 
   let keys: ServiceAccountKeys | undefined;
@@ -209,7 +231,7 @@ export function createAccessControl(config: AccessConfig, deps: AccessControlDep
     rbacSource,
     authorizers: chain,
     rbac,
-    alwaysAllows,
+    ...(fastAllow ? { fastAllow } : {}),
     audit,
     objects,
     clock,

@@ -194,7 +194,14 @@ describe('anonymous and the AlwaysAllow default', () => {
     const ts = await secureCluster({ 'authorization-mode': 'AlwaysAllow' });
     try {
       expect((await ts.get('/api/v1/namespaces', ANONYMOUS)).body).toEqual(UNAUTHORIZED);
-      expect((await ts.get('/api/v1/namespaces', bearer(USERS.alice))).status).toBe(200);
+      expect((await ts.get('/api/v1/namespaces?limit=9', bearer(USERS.alice))).status).toBe(200);
+      // The decision the audit log shows is the chain's: system:masters has no opinion, AlwaysAllow allows.
+      const items = (await ts.get('/kubetab/v1/audit')).body.items as { event: { requestURI: string }; authorization: { trace: { authorizer: string; decision: string }[] } }[];
+      const entry = items.find((i) => i.event.requestURI === '/api/v1/namespaces?limit=9');
+      expect(entry?.authorization.trace.map((t) => [t.authorizer, t.decision])).toEqual([
+        ['Privileged', 'NoOpinion'],
+        ['AlwaysAllow', 'Allow'],
+      ]);
     } finally {
       await ts.close();
     }
