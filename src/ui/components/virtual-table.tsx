@@ -17,25 +17,25 @@ export interface VirtualColumn<T> {
 interface VirtualTableProps<T> {
   readonly label: string;
   readonly columns: readonly VirtualColumn<T>[];
-  readonly rowKeys: readonly string[];
-  getRow(key: string): T | undefined;
+  readonly rows: readonly T[];
+  rowKey(row: T): string;
   readonly selectedKey?: string;
   readonly empty?: ReactNode;
   readonly rowHeight?: number;
 }
 
-export function VirtualTable<T>({ label, columns, rowKeys, getRow, selectedKey, empty, rowHeight = 30 }: VirtualTableProps<T>) {
+export function VirtualTable<T>({ label, columns, rows, rowKey, selectedKey, empty, rowHeight = 30 }: VirtualTableProps<T>) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
-    count: rowKeys.length,
+    count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
     overscan: 12,
-    getItemKey: (index) => rowKeys[index] ?? index,
+    getItemKey: (index) => (rows[index] !== undefined ? rowKey(rows[index]) : index),
   });
   const template = columns.map((c) => c.width).join(' ');
   return (
-    <div className="vtable" role="table" aria-label={label} aria-rowcount={rowKeys.length + 1}>
+    <div className="vtable" role="table" aria-label={label} aria-rowcount={rows.length + 1}>
       <div role="rowgroup">
         <div role="row" className="vtable__head" style={{ gridTemplateColumns: template }} aria-rowindex={1}>
           {columns.map((c) => (
@@ -46,16 +46,16 @@ export function VirtualTable<T>({ label, columns, rowKeys, getRow, selectedKey, 
         </div>
       </div>
       <div className="vtable__scroll" ref={scrollRef} role="rowgroup">
-        {rowKeys.length === 0 ? (
+        {rows.length === 0 ? (
           <div className="vtable__empty" role="row">
             <div role="cell">{empty ?? 'Nothing here.'}</div>
           </div>
         ) : (
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((item) => {
-              const key = rowKeys[item.index]!;
-              const row = getRow(key);
+              const row = rows[item.index];
               if (row === undefined) return null;
+              const key = rowKey(row);
               return (
                 <Row
                   key={key}

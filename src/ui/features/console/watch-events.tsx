@@ -13,10 +13,10 @@ interface Props {
   onStop(): void;
 }
 
+const eventKey = (e: ConsoleWatchEvent) => String(e.seq);
+
 export function WatchEvents({ events, running, status, onStop }: Props) {
   const [selected, setSelected] = useState<number | null>(null);
-  const byKey = useMemo(() => new Map(events.map((e) => [String(e.seq), e])), [events]);
-  const keys = useMemo(() => events.map((e) => String(e.seq)), [events]);
   const columns = useMemo<VirtualColumn<ConsoleWatchEvent>[]>(
     () => [
       { id: 'seq', header: '#', width: '56px', render: (e) => e.seq },
@@ -35,7 +35,7 @@ export function WatchEvents({ events, running, status, onStop }: Props) {
     ],
     [],
   );
-  const current = selected !== null ? byKey.get(String(selected)) : undefined;
+  const current = selected !== null ? events.find((e) => e.seq === selected) : undefined;
   return (
     <section className="stack watch-events" aria-label="Watch events">
       <div className="row row--center">
@@ -47,7 +47,7 @@ export function WatchEvents({ events, running, status, onStop }: Props) {
         </button>
       </div>
       <div className="watch-events__table">
-        <VirtualTable label="Watch events" columns={columns} rowKeys={keys} getRow={(k) => byKey.get(k)} selectedKey={selected !== null ? String(selected) : undefined} empty="Waiting for events…" />
+        <VirtualTable label="Watch events" columns={columns} rows={events} rowKey={eventKey} selectedKey={selected !== null ? String(selected) : undefined} empty="Waiting for events…" />
       </div>
       {current && (
         <pre className="code console__body" aria-label={`Event ${current.seq}`}>

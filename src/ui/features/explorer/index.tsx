@@ -44,7 +44,7 @@ export default function ExplorerView() {
               <p className="explorer__watch-state" role="status" aria-label="Watch state">
                 <span className={`badge ${snapshot.phase === 'watching' ? 'badge--ok' : snapshot.phase === 'error' ? 'badge--error' : ''}`}>{snapshot.phase}</span>{' '}
                 <span className="muted">
-                  {snapshot.keys.length} objects · rv {snapshot.resourceVersion || '–'}
+                  {snapshot.items.length} objects · rv {snapshot.resourceVersion || '–'}
                 </span>
               </p>
             </div>

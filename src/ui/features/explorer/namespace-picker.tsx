@@ -4,7 +4,7 @@ import { useListWatch } from '../../lib/api/use-list-watch';
 
 export function NamespacePicker({ value, onChange, disabled }: { value: string; onChange(ns: string): void; disabled?: boolean }) {
   const namespaces = useListWatch({ path: '/api/v1/namespaces', mode: 'table' });
-  const names = namespaces.keys.map((k) => namespaces.entries.get(k)!.name);
+  const names = namespaces.items.map((e) => e.name);
   const options = value && !names.includes(value) ? [value, ...names] : names;
   return (
     <label>

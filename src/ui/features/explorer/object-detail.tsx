@@ -37,7 +37,7 @@ export function ObjectDetail({ resource, resources, name, namespace, onClose }: 
   const [deleteError, setDeleteError] = useState<unknown>(null);
   const replaceEditorText = useAppStore((s) => s.replaceEditorText);
   const watched = useListWatch({ path: collectionPath(resource, namespace), mode: 'object', fieldSelector: `metadata.name=${name}` });
-  const object = watched.keys.length ? watched.entries.get(watched.keys[0]!)!.object : null;
+  const object = watched.items[0]?.object ?? null;
   const path = objectPath(resource, namespace, name);
 
   const remove = async () => {

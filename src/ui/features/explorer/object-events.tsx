@@ -20,8 +20,8 @@ export function ObjectEvents({ uid }: { uid: string }) {
   const events = useListWatch({ path: '/api/v1/events', mode: 'object', fieldSelector: `involvedObject.uid=${uid}` });
   const rows = useMemo(
     () =>
-      events.keys
-        .map((k) => events.entries.get(k)!.object as EventObject)
+      events.items
+        .map((e) => e.object as EventObject)
         .sort((a, b) => (time(a) < time(b) ? -1 : 1)),
     [events],
   );

@@ -1,7 +1,7 @@
 // The objects of one resource as the server prints them (Table output, the
 // columns kubectl get shows), kept current by list-then-watch, virtualised.
 
-import { useCallback, useMemo } from 'react';
+import { useMemo } from 'react';
 import { VirtualTable, type VirtualColumn } from '../../components/virtual-table';
 import type { ListWatchEntry, ListWatchSnapshot } from '../../lib/api/list-watch';
 import type { DiscoveredResource } from '../../lib/api/discovery';
@@ -14,6 +14,8 @@ interface Props {
   readonly selectedName: string;
   readonly selectedNamespace: string;
 }
+
+const entryKey = (e: ListWatchEntry) => e.key;
 
 function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
@@ -44,22 +46,16 @@ export function ObjectTable({ resource, snapshot, allNamespaces, selectedName, s
     }
     return out;
   }, [snapshot.columns, allNamespaces, resource]);
-  const entries = snapshot.entries;
-  const getRow = useCallback((key: string) => entries.get(key), [entries]);
-  const selectedKey = useMemo(() => {
-    if (!selectedName) return undefined;
-    for (const key of snapshot.keys) {
-      const e = entries.get(key)!;
-      if (e.name === selectedName && e.namespace === selectedNamespace) return key;
-    }
-    return undefined;
-  }, [snapshot.keys, entries, selectedName, selectedNamespace]);
+  const selectedKey = useMemo(
+    () => (selectedName ? snapshot.items.find((e) => e.name === selectedName && e.namespace === selectedNamespace)?.key : undefined),
+    [snapshot.items, selectedName, selectedNamespace],
+  );
   return (
     <VirtualTable
       label={`${resource.kind} objects`}
       columns={columns}
-      rowKeys={snapshot.keys}
-      getRow={getRow}
+      rows={snapshot.items}
+      rowKey={entryKey}
       selectedKey={selectedKey}
       empty={snapshot.phase === 'listing' ? 'Listing…' : `No ${resource.resource} here.`}
     />

@@ -32,7 +32,7 @@ export default function ManagedFieldsView() {
   const collection = at > 0 ? path.slice(0, at) : '';
   const name = at > 0 ? decodeURIComponent(path.slice(at + 1)) : '';
   const watched = useListWatch(collection && name ? { path: collection, mode: 'object', fieldSelector: `metadata.name=${name}` } : null);
-  const object = watched.keys.length ? watched.entries.get(watched.keys[0]!)!.object : null;
+  const object = watched.items[0]?.object ?? null;
   const ownership = useMemo(() => (object ? ownershipOf(object) : null), [object]);
   const lastConflict = useAppStore((s) => s.lastConflict);
   const conflict = lastConflict && lastConflict.objectPath === path ? lastConflict : null;

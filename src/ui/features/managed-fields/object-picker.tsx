@@ -17,7 +17,7 @@ export function ObjectPicker({ path }: { path: string }) {
   const listable = useMemo(() => resources.filter((r) => r.preferred && r.verbs.includes('list') && r.verbs.includes('patch')).sort((a, b) => a.kind.localeCompare(b.kind)), [resources]);
   const resource = listable.find((r) => `${r.groupVersion}/${r.resource}` === key) ?? null;
   const objects = useListWatch(resource ? { path: collectionPath(resource, resource.namespaced ? namespace : ''), mode: 'table' } : null);
-  const names = objects.keys.map((k) => objects.entries.get(k)!.name);
+  const names = objects.items.map((e) => e.name);
   return (
     <form className="row" aria-label="Choose an object" onSubmit={(e) => e.preventDefault()}>
       <label>

@@ -6,8 +6,7 @@ const IDLE: ListWatchSnapshot = {
   error: null,
   resourceVersion: '',
   columns: [],
-  keys: [],
-  entries: new Map(),
+  items: [],
   events: 0,
   lists: 0,
 };
