@@ -7,6 +7,7 @@
 import type { ConfigurationState } from '../../../platform/browser/messages';
 import { askWorker } from '../../../platform/browser/worker-client';
 import { useAppStore } from '../store';
+import { ADMIN_IDENTITY, type Identity } from './identity';
 
 /** Puts the configuration's administrator (or none, when the cluster is open) into the identity slice. */
 export function applyAdministrator(state: Pick<ConfigurationState, 'administrator'>): void {
@@ -18,4 +19,9 @@ export async function syncAdministrator(): Promise<ConfigurationState> {
   const state = await askWorker('kubetab:configuration:get', {});
   applyAdministrator(state);
   return state;
+}
+
+/** The administrator identity, for the views that read what only an operator may (the audit log, RBAC objects). */
+export function administratorIdentity(): Identity {
+  return useAppStore.getState().identities.find((i) => i.id === ADMIN_IDENTITY.id) ?? ADMIN_IDENTITY;
 }
