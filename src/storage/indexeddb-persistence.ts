@@ -7,6 +7,20 @@
 // Keys are out-of-line (the object key for kv, the revision for changes), so
 // a record whose value cannot be decoded still has a usable key.
 //
+// A put's change record does not repeat the value it wrote (docs/decisions/
+// 0130): that value is either still current (the kv record) or it is the
+// `prev` of the key's next change, which every update and delete stores. The
+// load puts it back, so loadHistory returns whole changes. Each object's
+// text is thus written once per write instead of twice, and read once at a
+// cold start instead of twice. Changes at or below the commit's compacted
+// revision are not written at all (an import writes its objects as already
+// compacted history): they would be dropped unread.
+//
+// Loads read in chunks of CHUNK records, each chunk one request issued after
+// the previous one has arrived, so a point read (getCurrent) of a request
+// that comes in during a cold start waits for one chunk, not for the whole
+// database (docs/decisions/0131).
+//
 // Each commit is one readwrite transaction over the three stores: every
 // request is issued synchronously, then the transaction is awaited. Nothing
 // but IndexedDB is awaited while it is open (an await on anything else would
@@ -34,11 +48,16 @@ interface StoredValue {
 interface StoreSchema extends DBSchema {
   meta: { key: string; value: PersistedMeta };
   kv: { key: string; value: StoredValue };
-  changes: { key: number; value: PersistedChange };
+  changes: { key: number; value: StoredChange };
 }
 
 const SCHEMA_VERSION = 1;
 const META_KEY = 'meta';
+/** Records per load request: small enough that a point read never waits long behind one, large enough to keep round trips few. */
+const CHUNK = 256;
+
+/** What a `changes` record holds: a put's value is left out (see above), older records may still have it. */
+type StoredChange = Omit<PersistedChange, 'value'> & { readonly value?: string };
 
 export interface IndexedDbPersistenceOptions {
   readonly dbName: string;
@@ -56,6 +75,12 @@ export interface IndexedDbPersistence extends Persistence {
 export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions): IndexedDbPersistence {
   let db: IDBPDatabase<StoreSchema> | undefined;
   let undecodable: string[] = [];
+  /**
+   * The current records as one load read them. loadHistory needs them to put
+   * back the values its put changes leave out, and the engine asks for both at
+   * once: one read serves the two. Any write drops it (it would be stale).
+   */
+  let currentSnapshot: Promise<KeyValue[]> | undefined;
 
   function database(): IDBPDatabase<StoreSchema> {
     if (!db) throw new PersistenceError(`IndexedDB database ${options.dbName} is not open`);
@@ -68,6 +93,7 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
     stores: StoreName[],
     issue: (tx: IDBPTransaction<StoreSchema, StoreName[], 'readwrite'>, requests: Promise<unknown>[]) => void,
   ): Promise<void> {
+    currentSnapshot = undefined;
     let tx;
     try {
       tx = database().transaction(stores, 'readwrite');
@@ -97,18 +123,42 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
     }
   }
 
+  /** Every current record, read in chunks (see above); records that cannot be decoded are counted in `undecodable`. */
+  async function readCurrent(): Promise<KeyValue[]> {
+    try {
+      const out: KeyValue[] = [];
+      const bad: string[] = [];
+      await readChunks(database(), 'kv', null, (keys, values) => {
+        for (let i = 0; i < keys.length; i++) {
+          const kv = decodeValue(keys[i]!, values[i]);
+          if (kv) out.push(kv);
+          else bad.push(keys[i]!);
+        }
+      });
+      undecodable = bad;
+      if (bad.length > 0) console.warn(`kubetab storage: skipped ${bad.length} undecodable record(s): ${bad.slice(0, 5).join(', ')}`);
+      return out;
+    } catch (err) {
+      currentSnapshot = undefined;
+      throw asPersistenceError(err);
+    }
+  }
+
   return {
     async open(initialRevision) {
       try {
         db = await openDatabase(options.indexedDB ?? indexedDB, options.dbName);
-        const tx = db.transaction('meta', 'readwrite');
-        const stored = await tx.store.get(META_KEY);
+        const tx = db.transaction(['meta', 'changes'], 'readwrite');
+        const stored = await tx.objectStore('meta').get(META_KEY);
         let meta = stored && decodeMeta(stored);
         if (!meta) {
           meta = { revision: initialRevision, compactedRevision: initialRevision };
-          await tx.store.put(meta, META_KEY);
+          await tx.objectStore('meta').put(meta, META_KEY);
         }
+        // Commits that write history leave the meta record alone: the newest change's key is the revision then.
+        const newest = await tx.objectStore('changes').openKeyCursor(null, 'prev');
         await tx.done;
+        if (newest && typeof newest.key === 'number' && newest.key > meta.revision) meta = { ...meta, revision: newest.key };
         return meta;
       } catch (err) {
         throw asPersistenceError(err);
@@ -124,46 +174,44 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
       }
     },
 
-    async loadCurrent() {
-      try {
-        const tx = database().transaction('kv', 'readonly');
-        // Keys and values come back in the same (key) order: zip them.
-        const [keys, values] = await Promise.all([tx.store.getAllKeys(), tx.store.getAll(), tx.done]);
-        const out: KeyValue[] = [];
-        const bad: string[] = [];
-        for (let i = 0; i < keys.length; i++) {
-          const kv = decodeValue(keys[i]!, values[i]);
-          if (kv) out.push(kv);
-          else bad.push(keys[i]!);
-        }
-        undecodable = bad;
-        if (bad.length > 0) console.warn(`kubetab storage: skipped ${bad.length} undecodable record(s): ${bad.slice(0, 5).join(', ')}`);
-        return out;
-      } catch (err) {
-        throw asPersistenceError(err);
-      }
+    loadCurrent() {
+      currentSnapshot ??= readCurrent();
+      return currentSnapshot;
     },
 
     async loadHistory() {
       try {
-        const tx = database().transaction(['meta', 'changes'], 'readonly');
-        const stored = await tx.objectStore('meta').get(META_KEY);
-        const compacted = (stored && decodeMeta(stored)?.compactedRevision) ?? 0;
-        const values = await tx.objectStore('changes').getAll(IDBKeyRange.lowerBound(compacted, true));
-        await tx.done;
-        // History records that cannot be decoded are dropped: only reads of old revisions lose them.
-        return values.map(decodeChange).filter((c): c is PersistedChange => c !== undefined);
+        const compacted = (decodeMeta(await database().get('meta', META_KEY))?.compactedRevision) ?? 0;
+        const stored: StoredChange[] = [];
+        await readChunks(database(), 'changes', IDBKeyRange.lowerBound(compacted, true), (_keys, values) => {
+          // History records that cannot be decoded are dropped: only reads of old revisions lose them.
+          for (const value of values) {
+            const change = decodeChange(value);
+            if (change) stored.push(change);
+          }
+        });
+        const needsCurrent = stored.some((c) => c.type === 'put' && c.value === undefined);
+        const current = needsCurrent ? await (currentSnapshot ?? readCurrent()) : [];
+        currentSnapshot = undefined;
+        return withValues(stored, current);
       } catch (err) {
         throw asPersistenceError(err);
       }
     },
 
     commit(changes, meta) {
-      return write(['meta', 'kv', 'changes'], (tx, requests) => {
+      // The meta record is written only when no history record carries the
+      // commit's revision (open() reads it from the newest change otherwise):
+      // one put less per commit. The compacted revision is recorded by
+      // compact(); until then more history than needed is kept, never less.
+      const newest = changes[changes.length - 1];
+      const recordsRevision = newest !== undefined && newest.revision === meta.revision && !(newest.revision <= meta.compactedRevision);
+      return write(recordsRevision ? ['kv', 'changes'] : ['meta', 'kv', 'changes'], (tx, requests) => {
         const kv = tx.objectStore('kv');
         const log = tx.objectStore('changes');
         for (const change of changes) {
-          requests.push(log.put(change, change.revision));
+          // History at or below the compacted revision would be dropped unread (an import writes such changes).
+          if (!(change.revision <= meta.compactedRevision)) requests.push(log.put(storedChange(change), change.revision));
           if (change.type === 'delete') requests.push(kv.delete(change.key));
           else
             requests.push(
@@ -173,7 +221,7 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
               ),
             );
         }
-        requests.push(tx.objectStore('meta').put(meta, META_KEY));
+        if (!recordsRevision) requests.push(tx.objectStore('meta').put(meta, META_KEY));
       });
     },
 
@@ -194,6 +242,7 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
     },
 
     async close() {
+      currentSnapshot = undefined;
       db?.close();
       db = undefined;
     },
@@ -201,6 +250,7 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
     undecodableKeys: () => undecodable,
 
     async dropUndecodable() {
+      currentSnapshot = undefined;
       const keys = undecodable;
       // Checked again inside the transaction: the key may have been written (and so repaired) since the load.
       const dropped: string[] = [];
@@ -222,6 +272,69 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
       return dropped;
     },
   };
+}
+
+/**
+ * Reads every record of `storeName` in `range` in ascending key order, CHUNK
+ * at a time, in one readonly transaction (one consistent snapshot). The next
+ * chunk is asked for only when the previous one has arrived, so requests of
+ * other transactions get their turn in between.
+ */
+async function readChunks<Name extends 'kv' | 'changes'>(
+  database: IDBPDatabase<StoreSchema>,
+  storeName: Name,
+  range: IDBKeyRange | null,
+  onChunk: (keys: StoreSchema[Name]['key'][], values: unknown[]) => void,
+): Promise<void> {
+  const tx = database.transaction(storeName, 'readonly');
+  const done = tx.done;
+  // Awaited at the end; a failure before then must not go unhandled.
+  done.catch(() => {});
+  let from = range;
+  for (;;) {
+    // Keys and values of one range come back in the same (key) order: zip them.
+    const [keys, values] = await Promise.all([tx.store.getAllKeys(from, CHUNK), tx.store.getAll(from, CHUNK)]);
+    onChunk(keys, values);
+    if (keys.length < CHUNK) break;
+    const last = keys[keys.length - 1]!;
+    from = range?.upper !== undefined ? IDBKeyRange.bound(last, range.upper, true, range.upperOpen) : IDBKeyRange.lowerBound(last, true);
+  }
+  await done;
+}
+
+/** The record a change is stored as: a put's value lives in the kv record (and later in the next change's `prev`). */
+function storedChange(change: PersistedChange): StoredChange {
+  const { value: _value, ...rest } = change;
+  return change.type === 'put' ? rest : change;
+}
+
+/**
+ * Puts back the values that stored put changes leave out: the `prev` of the
+ * key's next change, or else the key's current value. A put whose value is
+ * found in neither (its current record could not be decoded) is dropped, as
+ * an undecodable history record is.
+ */
+function withValues(stored: readonly StoredChange[], current: readonly KeyValue[]): PersistedChange[] {
+  let byKey: Map<string, KeyValue> | undefined;
+  /** Per key, the `prev` of the next (later) change seen so far, walking backwards. */
+  const nextPrev = new Map<string, KeyValue | undefined>();
+  const out: PersistedChange[] = [];
+  for (let i = stored.length - 1; i >= 0; i--) {
+    const change = stored[i]!;
+    let full: PersistedChange | undefined = change as PersistedChange;
+    if (change.type === 'put' && change.value === undefined) {
+      let source: KeyValue | undefined;
+      if (nextPrev.has(change.key)) source = nextPrev.get(change.key);
+      else {
+        byKey ??= new Map(current.map((kv) => [kv.key, kv]));
+        source = byKey.get(change.key);
+      }
+      full = source !== undefined && source.modRevision === change.revision ? { ...change, value: source.value } : undefined;
+    }
+    nextPrev.set(change.key, change.prev);
+    if (full) out.push(full);
+  }
+  return out.reverse();
 }
 
 function openDatabase(factory: IDBFactory, name: string): Promise<IDBPDatabase<StoreSchema>> {
@@ -252,11 +365,12 @@ function decodeValue(key: string, stored: unknown): KeyValue | undefined {
   return { key, value: s.value, createRevision: s.createRevision, modRevision: s.modRevision, version: s.version };
 }
 
-function decodeChange(stored: unknown): PersistedChange | undefined {
+function decodeChange(stored: unknown): StoredChange | undefined {
   const c = stored as Partial<PersistedChange> | null;
   if (!c || typeof c !== 'object' || typeof c.key !== 'string' || !isRevision(c.revision)) return undefined;
   if ((c.type !== 'put' && c.type !== 'delete') || !isRevision(c.createRevision) || !isRevision(c.version) || typeof c.time !== 'number') return undefined;
-  if (c.type === 'put' && typeof c.value !== 'string') return undefined;
+  // A put's value is absent in records written since docs/decisions/0130 and a string in older ones.
+  if (c.type === 'put' && c.value !== undefined && typeof c.value !== 'string') return undefined;
   let prev: KeyValue | undefined;
   if (c.prev !== undefined) {
     prev = decodeValue(c.key, c.prev);
@@ -265,7 +379,7 @@ function decodeChange(stored: unknown): PersistedChange | undefined {
   const base = { revision: c.revision, type: c.type, key: c.key, createRevision: c.createRevision, version: c.version, time: c.time };
   return {
     ...base,
-    ...(c.type === 'put' ? { value: c.value } : {}),
+    ...(c.type === 'put' && c.value !== undefined ? { value: c.value } : {}),
     ...(prev ? { prev } : {}),
   };
 }

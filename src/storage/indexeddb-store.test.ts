@@ -3,7 +3,7 @@
 // records that cannot be decoded are skipped but stay removable.
 
 import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
+import { IDBFactory, IDBObjectStore as FakeObjectStore } from 'fake-indexeddb';
 import { wrap, type IDBPDatabase } from 'idb';
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../core/clock';
@@ -97,4 +97,169 @@ describe('IndexedDB persistence', () => {
     expect((await list).kvs).toHaveLength(200);
     await store.close();
   });
+
+  it('a put is written once: its change record leaves the value out, and a restart puts it back in history, watch and old reads (decision 0130)', async () => {
+    const clock = manualClock();
+    const store = await openStore({ clock, persistence: persistence('once') });
+    const a = await store.create('/r/a', () => 'a1');
+    const a2 = await store.update('/r/a', a.modRevision, () => 'a2');
+    const b = await store.create('/r/b', () => 'b1');
+    await store.delete('/r/b', b.modRevision);
+    const a3 = await store.update('/r/a', a2.modRevision, () => 'a3');
+    await store.close();
+
+    const raw = await rawOpen('once');
+    const records = (await raw.getAll('changes')) as Record<string, unknown>[];
+    raw.close();
+    expect(records.map((r) => [r.type, 'value' in r])).toEqual([
+      ['put', false],
+      ['put', false],
+      ['put', false],
+      ['delete', false],
+      ['put', false],
+    ]);
+
+    const again = await openStore({ clock, persistence: persistence('once') });
+    await again.ready();
+    expect((await again.get('/r/a', a.modRevision))?.value).toBe('a1');
+    expect((await again.get('/r/a', a2.modRevision))?.value).toBe('a2');
+    expect((await again.get('/r/b', b.modRevision))?.value).toBe('b1');
+    const seen: [string, string, string, string | undefined][] = [];
+    again.watch({ prefix: '/r/', afterRevision: a.modRevision - 1 }, { onEvent: (e) => seen.push([e.type, e.kv.key, e.kv.value, e.prevKv?.value]) });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(seen).toEqual([
+      ['put', '/r/a', 'a1', undefined],
+      ['put', '/r/a', 'a2', 'a1'],
+      ['put', '/r/b', 'b1', undefined],
+      ['delete', '/r/b', 'b1', 'b1'],
+      ['put', '/r/a', 'a3', 'a2'],
+    ]);
+    expect(again.currentRevision()).toBe(a3.modRevision);
+    await again.close();
+  });
+
+  it('history written before decision 0130 (put changes with their value) still loads', async () => {
+    const clock = manualClock();
+    const p = persistence('old-layout');
+    await p.open(100);
+    await p.close();
+    const raw = await rawOpen('old-layout');
+    const time = clock.now();
+    await raw.put('changes', { ...put(101, '/a', 'a1'), time }, 101);
+    await raw.put('changes', { ...put(102, '/a', 'a2'), time, createRevision: 101, version: 2, prev: { key: '/a', value: 'a1', createRevision: 101, modRevision: 101, version: 1 } }, 102);
+    await raw.put('kv', { value: 'a2', createRevision: 101, modRevision: 102, version: 2 }, '/a');
+    await raw.put('meta', { revision: 102, compactedRevision: 100 }, 'meta');
+    raw.close();
+    const store = await openStore({ clock, persistence: persistence('old-layout') });
+    await store.ready();
+    expect((await store.get('/a', 101))?.value).toBe('a1');
+    expect((await store.get('/a'))?.value).toBe('a2');
+    await store.close();
+  });
+
+  it('a put whose value survives nowhere (its current record is damaged) leaves history; the key reads as absent', async () => {
+    const clock = manualClock();
+    const store = await openStore({ clock, persistence: persistence('lost-value') });
+    const a = await store.create('/r/a', () => 'a1');
+    const b = await store.create('/r/b', () => 'b1');
+    await store.close();
+    const raw = await rawOpen('lost-value');
+    await raw.put('kv', { value: 42 }, '/r/a');
+    raw.close();
+    const again = await openStore({ clock, persistence: persistence('lost-value') });
+    await again.ready();
+    expect(await again.get('/r/a')).toBeUndefined();
+    expect((await again.get('/r/b', b.modRevision))?.value).toBe('b1');
+    const seen: string[] = [];
+    again.watch({ prefix: '/r/', afterRevision: a.modRevision - 1 }, { onEvent: (e) => seen.push(`${e.type} ${e.kv.key} ${e.kv.value}`) });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(seen).toEqual(['put /r/b b1']);
+    await again.close();
+  });
+
+  it('changes at or below the commit’s compacted revision are not kept as history, but their values are current (an import)', async () => {
+    const p = persistence('import');
+    await p.open(100);
+    await p.commit([put(150, '/a', 'a'), put(160, '/b', 'b')], { revision: 160, compactedRevision: 160 });
+    expect((await p.loadCurrent()).map((kv) => [kv.key, kv.value, kv.modRevision])).toEqual([
+      ['/a', 'a', 150],
+      ['/b', 'b', 160],
+    ]);
+    expect(await p.loadHistory()).toEqual([]);
+    await p.close();
+    const raw = await rawOpen('import');
+    expect(await raw.count('changes')).toBe(0);
+    raw.close();
+  });
+
+  it('loads more records than one chunk holds, current values and history alike (decision 0131)', async () => {
+    const clock = manualClock();
+    const store = await openStore({ clock, persistence: persistence('chunks') });
+    const keys = Array.from({ length: 700 }, (_, i) => `/k/${String(i).padStart(4, '0')}`);
+    const first = await Promise.all(keys.map((key) => store.create(key, (rev) => `${key}@${rev}`)));
+    await Promise.all(first.slice(0, 300).map((kv) => store.update(kv.key, kv.modRevision, (rev) => `${kv.key}@${rev}`)));
+    const top = store.currentRevision();
+    await store.close();
+    const again = await openStore({ clock, persistence: persistence('chunks') });
+    await again.ready();
+    expect(again.currentRevision()).toBe(top);
+    const now = await again.range({ prefix: '/k/' });
+    expect(now.kvs.map((kv) => kv.key)).toEqual(keys);
+    expect(now.kvs.every((kv) => kv.value === `${kv.key}@${kv.modRevision}`)).toBe(true);
+    const before = await again.range({ prefix: '/k/', revision: first[first.length - 1]!.modRevision });
+    expect(before.kvs.map((kv) => kv.value)).toEqual(first.map((kv) => kv.value));
+    await again.close();
+  });
+
+  it('a load reads in bounded requests, so a point read of a cold start waits for one of them, not for the whole database (decision 0131)', async () => {
+    const p = persistence('interleave');
+    await p.open(100);
+    const changes = Array.from({ length: 1000 }, (_, i) => put(101 + i, `/k/${String(i).padStart(5, '0')}`, `value ${i}`));
+    await p.commit(changes, { revision: 1100, compactedRevision: 100 });
+    // Every getAll a load makes, with the count it asks for (fake-indexeddb's store class is the one in use).
+    const asked: (number | undefined)[] = [];
+    const original = FakeObjectStore.prototype.getAll;
+    FakeObjectStore.prototype.getAll = function (this: IDBObjectStore, query?: unknown, count?: number) {
+      asked.push(count);
+      return original.call(this, query as IDBKeyRange, count);
+    };
+    try {
+      const kvs = await p.loadCurrent();
+      expect(kvs).toHaveLength(1000);
+      expect(kvs.map((kv) => kv.value)).toEqual(changes.map((c) => c.value));
+    } finally {
+      FakeObjectStore.prototype.getAll = original;
+    }
+    expect(asked.length).toBeGreaterThanOrEqual(4);
+    expect(asked.every((count) => count !== undefined && count > 0 && count <= 256)).toBe(true);
+    await p.close();
+  });
+
+  it('a commit is one put per change plus the kv record: the revision is read back from the newest change (decision 0130)', async () => {
+    const clock = manualClock();
+    const store = await openStore({ clock, persistence: persistence('no-meta') });
+    const start = store.currentRevision();
+    const a = await store.create('/a', () => 'a');
+    const a2 = await store.update('/a', a.modRevision, () => 'a2');
+    await store.delete('/a', a2.modRevision);
+    const top = store.currentRevision();
+    await store.close();
+    const raw = await rawOpen('no-meta');
+    // The meta record still says what open() wrote; the changes say the rest.
+    expect(await raw.get('meta', 'meta')).toEqual({ revision: start, compactedRevision: start });
+    expect(await raw.getAllKeys('changes')).toEqual([a.modRevision, a2.modRevision, top]);
+    raw.close();
+    const again = await openStore({ clock, persistence: persistence('no-meta') });
+    expect(again.currentRevision()).toBe(top);
+    const b = await again.create('/b', () => 'b');
+    expect(b.modRevision).toBe(top + 1);
+    // A compaction records the revision too: after it, the change holding the newest revision may go.
+    await again.compact(b.modRevision);
+    await again.close();
+    const third = await openStore({ clock, persistence: persistence('no-meta') });
+    expect(third.currentRevision()).toBe(b.modRevision);
+    expect(third.compactedRevision()).toBe(b.modRevision);
+    await third.close();
+  });
 });
+

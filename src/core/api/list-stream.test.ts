@@ -1,0 +1,64 @@
+// The streamed list body is byte for byte the body written at once — whatever
+// the texts hold and wherever the 64 KiB chunk boundaries fall (rule: a list
+// is answered in chunks, never as one string, without changing a byte).
+
+import { describe, expect, it } from 'vitest';
+import type { KeyValue } from '../storage/types';
+import { streamJsonList } from './list-stream';
+
+const kv = (value: string, i: number): KeyValue => ({ key: `/k/${i}`, value, createRevision: 1, modRevision: 1, version: 1 });
+
+async function read(stream: ReadableStream<Uint8Array>): Promise<{ text: string; chunks: number[] }> {
+  const reader = stream.getReader();
+  const parts: Uint8Array[] = [];
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+  }
+  const bytes = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  let at = 0;
+  for (const p of parts) {
+    bytes.set(p, at);
+    at += p.byteLength;
+  }
+  return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), chunks: parts.map((p) => p.byteLength) };
+}
+
+const HEAD = '{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"7"},"items":[';
+const TAIL = ']}\n';
+
+describe('streamJsonList', () => {
+  it('an empty list is the head and the tail', async () => {
+    expect((await read(streamJsonList(HEAD, [], TAIL))).text).toBe(`${HEAD}${TAIL}`);
+  });
+
+  it('items are joined by commas, in order, and every chunk but the last is 64 KiB', async () => {
+    const values = Array.from({ length: 500 }, (_, i) => JSON.stringify({ metadata: { name: `cm-${i}` }, data: { pad: 'x'.repeat(200 + (i % 37)) } }));
+    const { text, chunks } = await read(streamJsonList(HEAD, values.map(kv), TAIL));
+    expect(text).toBe(`${HEAD}${values.join(',')}${TAIL}`);
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.slice(0, -1).every((n) => n === 64 * 1024)).toBe(true);
+  });
+
+  it('multi-byte characters and surrogate pairs survive chunk boundaries, and one text may span several chunks', async () => {
+    // 'é' is 2 bytes, '€' 3, '😀' 4 (a surrogate pair): with these lengths the boundaries fall inside characters.
+    const values = [
+      JSON.stringify({ a: 'é€😀'.repeat(30_000) }),
+      JSON.stringify({ b: 'x' }),
+      JSON.stringify({ c: `${'y'.repeat(65_530)}😀€é` }),
+      JSON.stringify({ d: '\u2028<&>' }),
+    ];
+    const { text, chunks } = await read(streamJsonList(HEAD, values.map(kv), TAIL));
+    expect(text).toBe(`${HEAD}${values.join(',')}${TAIL}`);
+    expect(chunks.length).toBeGreaterThan(4);
+  });
+
+  it('a comma that falls on a chunk boundary is written once', async () => {
+    for (const first of [64 * 1024 - HEAD.length - 1, 64 * 1024 - HEAD.length, 64 * 1024 - HEAD.length + 1]) {
+      const values = [`"${'z'.repeat(first - 2)}"`, '"second"', '"third"'];
+      const { text } = await read(streamJsonList(HEAD, values.map(kv), TAIL));
+      expect(text).toBe(`${HEAD}${values.join(',')}${TAIL}`);
+    }
+  });
+});
