@@ -15,8 +15,13 @@ const CHUNK_BYTES = 64 * 1024;
 const CHUNKS_AHEAD = 4;
 const COMMA = 0x2c;
 
+/** TextEncoder.encodeInto: every host has it, src/core/env.d.ts declares only encode. */
+interface EncodeInto {
+  encodeInto(source: string, destination: Uint8Array): { read?: number; written?: number };
+}
+
 export function streamJsonList(head: string, items: readonly KeyValue[], tail: string): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
+  const encoder = new TextEncoder() as TextEncoder & EncodeInto;
   // The body is the sequence head, item 0, ',', item 1, …, tail; `part` walks
   // it (-1 head, 0…n-1 items, n tail), `offset` is how much of the current
   // text (UTF-16 units) is sent, `started` whether its separator is.
@@ -38,7 +43,7 @@ export function streamJsonList(head: string, items: readonly KeyValue[], tail: s
           }
           const text = textOf(part);
           const rest = offset === 0 ? text : text.slice(offset);
-          const { read, written } = encoder.encodeInto(rest, chunk.subarray(filled));
+          const { read = 0, written = 0 } = encoder.encodeInto(rest, chunk.subarray(filled));
           filled += written;
           if (read < rest.length) {
             // The chunk is full (encodeInto never splits a character): the text goes on in the next one.
