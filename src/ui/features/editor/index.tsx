@@ -3,16 +3,17 @@
 // Create or Replace each document, optionally as a dry run; a diff against
 // the live objects first; the server's errors and conflicts at their fields.
 
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { discovery, refreshDiscovery } from '../../lib/api/discovery';
 import { conflictsFromStatus } from '../../lib/managed-fields/conflicts';
 import { navigate } from '../../lib/router';
 import { useAppStore } from '../../lib/store';
 import { parseBuffer, toYaml } from '../../lib/yaml/yaml-text';
+import { readBuffer } from './buffer';
 import { DiffView } from './diff-view';
 import { EXAMPLES } from './examples';
 import { ManifestEditor } from './manifest-editor';
-import { markersFor } from './markers';
+import { markersFor, type BufferMarker } from './markers';
 import { readLive, writeDocument, type DocumentResult, type Operation, type WriteOptions } from './operations';
 import { ResultsList } from './results-list';
 import { resetSchema } from './schema-sync';
@@ -44,6 +45,7 @@ export default function EditorView() {
   const [diffAs, setDiffAs] = useState<Operation>('apply');
   const [busy, setBusy] = useState(false);
   const [results, setResults] = useState<DocumentResult[]>([]);
+  const [markers, setMarkers] = useState<BufferMarker[]>([]);
   const [diff, setDiff] = useState<DiffState | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
 
@@ -61,7 +63,7 @@ export default function EditorView() {
     setBusy(true);
     setProblem(null);
     try {
-      const text = useAppStore.getState().editorText;
+      const text = readBuffer();
       const docs = parseBuffer(text);
       if (!docs.length) throw new Error('The buffer has no documents.');
       const resources = await discovery();
@@ -69,6 +71,7 @@ export default function EditorView() {
       // In order, as kubectl does: a Namespace before what goes into it.
       for (const doc of docs) out.push(await writeDocument(resources, doc, text, options(operation, overrides)));
       setResults(out);
+      setMarkers(markersFor(out, docs));
       const conflicted = out.find((r) => r.error?.code === 409 && conflictsFromStatus(r.error).length);
       if (conflicted?.location) {
         setLastConflict({
@@ -99,13 +102,14 @@ export default function EditorView() {
     setBusy(true);
     setProblem(null);
     try {
-      const text = useAppStore.getState().editorText;
+      const text = readBuffer();
       const docs = parseBuffer(text);
       const resources = await discovery();
       const dry = [];
       for (const doc of docs) dry.push(await writeDocument(resources, doc, text, options(diffAs, { dryRun: true })));
       const live = await Promise.all(dry.map((r) => (r.location ? readLive(r.location).catch(() => null) : null)));
       setResults(dry);
+      setMarkers(markersFor(dry, docs));
       const failed = dry.filter((r) => !r.object);
       if (failed.length === dry.length) {
         setProblem('The dry run failed for every document; see the results.');
@@ -123,7 +127,6 @@ export default function EditorView() {
     }
   };
 
-  const markers = useMemo(() => markersFor(results, parseBuffer(useAppStore.getState().editorText)), [results]);
 
   return (
     <div className="view view--fill editor">
@@ -157,6 +160,7 @@ export default function EditorView() {
                 const example = EXAMPLES.find((x) => x.name === e.target.value);
                 if (example) replaceEditorText(example.text);
                 setResults([]);
+                setMarkers([]);
               }}
             >
               <option value="">Load an example…</option>

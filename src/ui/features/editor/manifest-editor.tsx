@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useDiscovery } from '../../lib/api/discovery';
 import { useAppStore } from '../../lib/store';
 import type { BufferMarker } from './markers';
+import { setBufferReader } from './buffer';
 import { MANIFEST_MODEL_URI, schemaForBuffer } from './schema-sync';
 import { useMonaco } from './use-monaco';
 
@@ -52,6 +53,7 @@ export function ManifestEditor({ markers }: Props) {
       fixedOverflowWidgets: true,
     });
     editorRef.current = editor;
+    setBufferReader(() => model.getValue());
     let timer: ReturnType<typeof setTimeout> | undefined;
     let schemaTimer: ReturnType<typeof setTimeout> | undefined;
     const updateSchema = () => {
@@ -72,6 +74,7 @@ export function ManifestEditor({ markers }: Props) {
       // Keep the latest text even when leaving within the debounce.
       setEditorText(model.getValue());
       subscription.dispose();
+      setBufferReader(null);
       editor.dispose();
       editorRef.current = null;
     };
