@@ -12,11 +12,15 @@ export function newAuditId(): string {
     pool = crypto.getRandomValues(new Uint8Array(16 * POOL_IDS));
     at = 0;
   }
-  const b = pool.subarray(at, at + 16);
+  const b = pool;
+  const i = at;
   at += 16;
-  const h = (i: number): string => HEX[b[i]!]!;
   // Version 4, variant 10xx (RFC 4122).
-  const v = HEX[(b[6]! & 0x0f) | 0x40]!;
-  const r = HEX[(b[8]! & 0x3f) | 0x80]!;
-  return `${h(0)}${h(1)}${h(2)}${h(3)}-${h(4)}${h(5)}-${v}${h(7)}-${r}${h(9)}-${h(10)}${h(11)}${h(12)}${h(13)}${h(14)}${h(15)}`;
+  return (
+    HEX[b[i]!]! + HEX[b[i + 1]!]! + HEX[b[i + 2]!]! + HEX[b[i + 3]!]! + '-' +
+    HEX[b[i + 4]!]! + HEX[b[i + 5]!]! + '-' +
+    HEX[(b[i + 6]! & 0x0f) | 0x40]! + HEX[b[i + 7]!]! + '-' +
+    HEX[(b[i + 8]! & 0x3f) | 0x80]! + HEX[b[i + 9]!]! + '-' +
+    HEX[b[i + 10]!]! + HEX[b[i + 11]!]! + HEX[b[i + 12]!]! + HEX[b[i + 13]!]! + HEX[b[i + 14]!]! + HEX[b[i + 15]!]!
+  );
 }
