@@ -107,15 +107,17 @@ test('a large list scrolls with a handful of rows in the page, and a burst of wa
       };
       requestAnimationFrame(tick);
     });
-  const worstGap = () =>
+  /** The worst and the 95th-percentile gap between frames since startGaps(). */
+  const gaps = () =>
     page.evaluate(() => {
       const w = window as unknown as { __gaps: number[]; __stop: boolean };
       w.__stop = true;
-      return Math.max(...w.__gaps);
+      const sorted = [...w.__gaps].sort((a, b) => a - b);
+      return { worst: sorted[sorted.length - 1] ?? 0, p95: sorted[Math.floor(sorted.length * 0.95)] ?? 0 };
     });
   await startGaps();
   await page.waitForTimeout(2000);
-  const idleWorst = await worstGap();
+  const idle = await gaps();
   await startGaps();
   for (let second = 0; second < 3; second++) {
     const started = Date.now();
@@ -123,10 +125,13 @@ test('a large list scrolls with a handful of rows in the page, and a burst of wa
     await writer.waitForTimeout(Math.max(0, 1000 - (Date.now() - started)));
   }
   await expect(state).toContainText(`watching ${count + 301} objects`, { timeout: 20_000 });
-  const burstWorst = await worstGap();
-  // The page never froze: no frame waited half a second (about 120 ms on two
-  // quiet cores), or on a machine busy with other work, four times its idle worst.
-  expect(burstWorst).toBeLessThan(Math.max(500, 4 * idleWorst));
+  const burst = await gaps();
+  // The page never froze: frames kept coming (on two quiet cores the worst
+  // gap is about 120 ms and 95% of frames come within 50 ms). A machine busy
+  // with other work stretches single frames, so the bound on the worst gap
+  // is loose and the one on the 95th percentile follows the idle page.
+  expect(burst.worst).toBeLessThan(2000);
+  expect(burst.p95).toBeLessThan(Math.max(250, 3 * idle.p95));
 });
 
 test('a CustomResourceDefinition created elsewhere adds its kind to the resources, and its objects list live', async ({ page }) => {
