@@ -15,6 +15,8 @@ export interface Identity {
   readonly token?: string;
   /** Any further headers this identity needs on each request. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** When the token stops being valid (RFC 3339), for tokens that expire (TokenRequest, OIDC). */
+  readonly expiresAt?: string;
 }
 
 /**
