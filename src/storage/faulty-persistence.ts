@@ -41,6 +41,7 @@ export function withFaults(inner: Persistence, faults: PersistenceFaults): Persi
   return {
     open: (initialRevision) => inner.open(initialRevision),
     getCurrent: (key) => inner.getCurrent(key),
+    ...(inner.rangeCurrent ? { rangeCurrent: (prefix: string, after?: string) => inner.rangeCurrent!(prefix, after) } : {}),
     async loadCurrent() {
       await faults.gate();
       return inner.loadCurrent();

@@ -29,6 +29,7 @@
 // rejects with PersistenceError.
 
 import { wrap, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
+import { prefixEnd } from '../core/storage/sorted-keys';
 import {
   PersistenceError,
   type KeyValue,
@@ -177,6 +178,26 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
     loadCurrent() {
       currentSnapshot ??= readCurrent();
       return currentSnapshot;
+    },
+
+    async rangeCurrent(prefix, after) {
+      try {
+        const exclusive = after !== undefined && after >= prefix;
+        const from = exclusive ? after : prefix;
+        const end = prefixEnd(prefix);
+        const range = end === undefined ? IDBKeyRange.lowerBound(from, exclusive) : IDBKeyRange.bound(from, end, exclusive, true);
+        const out: KeyValue[] = [];
+        await readChunks(database(), 'kv', range, (keys, values) => {
+          for (let i = 0; i < keys.length; i++) {
+            // An undecodable record reads as absent, as in the full load.
+            const kv = decodeValue(keys[i]!, values[i]);
+            if (kv) out.push(kv);
+          }
+        });
+        return out;
+      } catch (err) {
+        throw asPersistenceError(err);
+      }
     },
 
     async loadHistory() {

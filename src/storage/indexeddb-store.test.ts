@@ -80,7 +80,7 @@ describe('IndexedDB persistence', () => {
     check.close();
   });
 
-  it('answers get before the full load has finished (cold start)', async () => {
+  it('answers get and a range at the current revision before the full load has finished (cold start, decision 0131)', async () => {
     const clock = manualClock();
     const first = await openStore({ clock, persistence: persistence('cold') });
     await Promise.all(Array.from({ length: 200 }, (_, i) => first.create(`/k/${i}`, () => `v${i}`)));
@@ -89,12 +89,18 @@ describe('IndexedDB persistence', () => {
     const faults = new PersistenceFaults();
     const release = faults.holdLoad();
     const store = await openStore({ clock, persistence: withFaults(persistence('cold'), faults) });
-    let listed = false;
-    const list = store.range({ prefix: '/k/' }).then((r) => ((listed = true), r));
+    let oldListed = false;
+    const old = store.range({ prefix: '/k/', revision: store.currentRevision() - 1 }).then((r) => ((oldListed = true), r));
     expect((await store.get('/k/7'))?.value).toBe('v7');
-    expect(listed).toBe(false);
+    const list = await store.range({ prefix: '/k/' });
+    expect(list.kvs.map((kv) => kv.value).sort()).toEqual(Array.from({ length: 200 }, (_, i) => `v${i}`).sort());
+    expect(list.revision).toBe(store.currentRevision());
+    const page = await store.range({ prefix: '/k/1', limit: 5 });
+    expect([page.kvs.map((kv) => kv.key), page.more, page.remaining]).toEqual([['/k/1', '/k/10', '/k/100', '/k/101', '/k/102'], true, 106]);
+    // A range at an earlier revision needs the history: it waits for the load.
+    expect(oldListed).toBe(false);
     release();
-    expect((await list).kvs).toHaveLength(200);
+    expect((await old).kvs).toHaveLength(199);
     await store.close();
   });
 

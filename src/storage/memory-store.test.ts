@@ -59,11 +59,12 @@ describe('mvcc engine', () => {
     expect(closed.map((e) => e.message)).toEqual(['bad watcher']);
   });
 
-  it('cold start: get reads the persistence while the load is held; range, watch and writes wait for it', async () => {
+  it('cold start: get and range at the current revision read the persistence while the load is held; older reads, watch replays and writes wait (decision 0131)', async () => {
     const clock = manualClock();
     const persistence = createMemoryPersistence();
     const first = await openStore({ clock, persistence });
     const a = await first.create('/a', () => 'a');
+    const c = await first.create('/c', () => 'c');
     await first.close();
     const faults = new PersistenceFaults();
     const release = faults.holdLoad();
@@ -71,14 +72,49 @@ describe('mvcc engine', () => {
     const order: string[] = [];
     const events: StoreEvent[] = [];
     store.watch({ prefix: '/', afterRevision: a.modRevision - 1 }, { onEvent: (e) => events.push(e) });
-    const list = store.range({ prefix: '/' }).then(() => order.push('range'));
+    const old = store.range({ prefix: '/', revision: a.modRevision }).then((r) => (order.push('old range'), r));
     const write = store.create('/b', () => 'b').then(() => order.push('create'));
     expect((await store.get('/a'))?.value).toBe('a');
     order.push('get');
+    const now = await store.range({ prefix: '/' });
+    order.push('range');
+    expect(now.revision).toBe(c.modRevision);
+    expect(now.kvs.map((kv) => [kv.key, kv.value])).toEqual([
+      ['/a', 'a'],
+      ['/c', 'c'],
+    ]);
+    // Paging and filters behave as after the load.
+    const page = await store.range({ prefix: '/', limit: 1 });
+    expect([page.kvs.map((kv) => kv.key), page.more, page.remaining]).toEqual([['/a'], true, 1]);
+    const rest = await store.range({ prefix: '/', after: '/a' });
+    expect(rest.kvs.map((kv) => kv.key)).toEqual(['/c']);
+    const filtered = await store.range({ prefix: '/', filter: (kv) => kv.value === 'c' });
+    expect(filtered.kvs.map((kv) => kv.key)).toEqual(['/c']);
+    expect(events).toEqual([]);
     release();
-    await Promise.all([list, write, store.ready()]);
-    expect(order).toEqual(['get', 'range', 'create']);
-    expect(events.map((e) => e.kv.key)).toEqual(['/a', '/b']);
+    await Promise.all([old, write, store.ready()]);
+    expect(order).toEqual(['get', 'range', 'old range', 'create']);
+    expect((await old).kvs.map((kv) => kv.key)).toEqual(['/a']);
+    expect(events.map((e) => e.kv.key)).toEqual(['/a', '/c', '/b']);
+  });
+
+  it('a list answered before the load and a watch from its revision see exactly the writes after it', async () => {
+    const clock = manualClock();
+    const persistence = createMemoryPersistence();
+    const first = await openStore({ clock, persistence });
+    await first.create('/a', () => 'a');
+    await first.close();
+    const faults = new PersistenceFaults();
+    const release = faults.holdLoad();
+    const store = await openStore({ clock, persistence: withFaults(persistence, faults) });
+    const listed = await store.range({ prefix: '/' });
+    const events: StoreEvent[] = [];
+    store.watch({ prefix: '/', afterRevision: listed.revision }, { onEvent: (e) => events.push(e) });
+    const b = store.create('/b', () => 'b');
+    release();
+    await b;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(events.map((e) => [e.type, e.kv.key])).toEqual([['put', '/b']]);
   });
 
   it('a failed load rejects ready() and every request that waits for it with PersistenceError', async () => {
@@ -86,6 +122,7 @@ describe('mvcc engine', () => {
     const store = await openStore({ clock: manualClock(), persistence: broken });
     await expect(store.ready()).rejects.toBeInstanceOf(PersistenceError);
     await expect(store.range({ prefix: '/' })).rejects.toBeInstanceOf(PersistenceError);
+    await expect(store.get('/a')).rejects.toBeInstanceOf(PersistenceError);
     await expect(store.create('/a', () => 'a')).rejects.toBeInstanceOf(PersistenceError);
   });
 

@@ -3,6 +3,7 @@
 // restart: tests use it for restart and failure scenarios without a disk or a
 // browser, and a host can use it where nothing needs to survive the process.
 
+import { prefixEnd } from './sorted-keys';
 import type { KeyValue, PersistedChange, PersistedMeta, Persistence, Revision } from './types';
 
 export interface MemoryPersistence extends Persistence {
@@ -29,6 +30,13 @@ export function createMemoryPersistence(): MemoryPersistence {
     },
     async loadCurrent() {
       return [...current.values()];
+    },
+    async rangeCurrent(prefix, after) {
+      const end = prefixEnd(prefix);
+      const from = after !== undefined && after >= prefix ? after : undefined;
+      return [...current.values()]
+        .filter((kv) => kv.key.startsWith(prefix) && (end === undefined || kv.key < end) && (from === undefined || kv.key > from))
+        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     },
     async loadHistory() {
       const compacted = meta?.compactedRevision ?? 0;

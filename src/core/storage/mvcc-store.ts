@@ -64,7 +64,10 @@ export const DEFAULT_RETENTION_MS = 5 * 60_000;
 /**
  * Opens a store. With a persistence it resolves as soon as the persistence is
  * open; the full load continues in the background (see `ready()`), and until
- * it ends `get(key)` at the current revision reads the persistence directly.
+ * it ends `get(key)` and `range` at the current revision read the persistence
+ * directly (range when the persistence offers rangeCurrent), so no request
+ * waits for every object to load. Writes, reads of earlier revisions and
+ * watch replays wait for the load.
  */
 export async function openStore(options: OpenStoreOptions): Promise<OpenedStore> {
   const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
@@ -120,6 +123,8 @@ class Engine implements OpenedStore {
   private lastAssigned: Revision;
 
   private loaded: boolean;
+  /** The load failed: nothing is served any more, not even from the persistence directly. */
+  private loadFailed = false;
   private readonly readyPromise: Promise<void>;
   private settleReady: (err?: unknown) => void = () => {};
   private waitingCatchUps: WatchState[] = [];
@@ -173,6 +178,7 @@ class Engine implements OpenedStore {
       },
       (err) => {
         const error = asPersistenceError(err);
+        this.loadFailed = true;
         this.settleReady(error);
         this.hub.closeAll(error);
       },
@@ -259,7 +265,7 @@ class Engine implements OpenedStore {
   }
 
   async get(key: string, revision?: Revision): Promise<KeyValue | undefined> {
-    if (!this.loaded && !this.closed && (revision === undefined || revision === 0 || revision === this.revision)) {
+    if (!this.loaded && !this.loadFailed && !this.closed && (revision === undefined || revision === 0 || revision === this.revision)) {
       // Cold start: answer the first requests from the persistence instead of waiting for the full load.
       try {
         return await this.persistence!.getCurrent(key);
@@ -276,15 +282,35 @@ class Engine implements OpenedStore {
   }
 
   async range(options: RangeOptions): Promise<RangeResult> {
+    const limit = options.limit !== undefined && options.limit > 0 ? options.limit : Infinity;
+    const rangeCurrent = this.persistence?.rangeCurrent;
+    if (!this.loaded && !this.loadFailed && !this.closed && rangeCurrent && (options.revision === undefined || options.revision === 0 || options.revision === this.revision)) {
+      // Cold start: no write happens before the load ends, so what the persistence holds now is the current revision.
+      const revision = this.revision;
+      let kvs: KeyValue[];
+      try {
+        kvs = await rangeCurrent.call(this.persistence, options.prefix, options.after);
+      } catch (err) {
+        throw asPersistenceError(err);
+      }
+      const byKey = new Map(kvs.map((kv) => [kv.key, kv]));
+      return this.rangeKeys(
+        kvs.map((kv) => kv.key),
+        options,
+        limit,
+        revision,
+        (key) => byKey.get(key),
+        false,
+      );
+    }
     await this.whenLoaded();
     this.maybeCompactExpired();
     const revision = options.revision === undefined || options.revision === 0 ? this.revision : options.revision;
     if (revision !== this.revision) this.checkReadable(revision);
-    const limit = options.limit !== undefined && options.limit > 0 ? options.limit : Infinity;
     if (revision === this.revision || this.unchangedSince(revision, options.prefix)) {
-      return this.rangeKeys(this.live.keys(), options, limit, revision, (record) => currentOf(record), false);
+      return this.rangeKeys(this.live.keys(), options, limit, revision, (key) => currentOf(this.records.get(key)!), false);
     }
-    return this.rangeKeys(this.all.keys(), options, limit, revision, (record) => valueAt(record, revision), true);
+    return this.rangeKeys(this.all.keys(), options, limit, revision, (key) => valueAt(this.records.get(key)!, revision), true);
   }
 
   /** True when no retained change after `revision` touched a key under `prefix` (an old read equals a current one). */
@@ -300,7 +326,7 @@ class Engine implements OpenedStore {
     options: RangeOptions,
     limit: number,
     revision: Revision,
-    valueOf: (record: KeyHistory) => KeyValue | undefined,
+    valueOf: (key: string) => KeyValue | undefined,
     sparse: boolean,
   ): RangeResult {
     const filter = options.filter;
@@ -308,7 +334,7 @@ class Engine implements OpenedStore {
     const kvs: KeyValue[] = [];
     let i = start;
     for (; i < end; i++) {
-      const kv = valueOf(this.records.get(keys[i]!)!);
+      const kv = valueOf(keys[i]!);
       if (kv === undefined) continue;
       if (kvs.length >= limit) break;
       if (!filter || filter(kv)) kvs.push(kv);
@@ -322,7 +348,7 @@ class Engine implements OpenedStore {
     let remaining = 0;
     let more = false;
     for (let j = i; j < end; j++) {
-      const kv = valueOf(this.records.get(keys[j]!)!);
+      const kv = valueOf(keys[j]!);
       if (kv === undefined) continue;
       remaining++;
       if (!more && (!filter || filter(kv))) {

@@ -233,6 +233,13 @@ export interface Persistence {
   open(initialRevision: Revision): Promise<PersistedMeta>;
   /** Current value of one key, read directly (used before the full load finishes). */
   getCurrent(key: string): Promise<KeyValue | undefined>;
+  /**
+   * Optional (added for cold starts, docs/decisions/0131): the current values
+   * of the keys under `prefix`, strictly after `after` when given, in
+   * ascending key order, read directly — so that a range at the current
+   * revision need not wait for the full load either.
+   */
+  rangeCurrent?(prefix: string, after?: string): Promise<KeyValue[]>;
   /** Every current key-value, in any order. */
   loadCurrent(): Promise<KeyValue[]>;
   /** The retained changes with revision > compactedRevision, ascending. */
