@@ -35,9 +35,9 @@ const objects: RbacObjects = {
 describe('rules (rule: verbs/apiGroups exact or *, resources incl. */subresource, resourceNames, nonResourceURLs with trailing *)', () => {
   it('says which part of a rule fails', () => {
     const rule = { verbs: ['get'], apiGroups: ['apps'], resources: ['deployments'] };
-    expect(explainRule(rule, as('u', [], pods('list')))).toEqual({ matched: false, why: 'verb "list" not in [get]' });
-    expect(explainRule(rule, as('u', [], pods('get')))).toEqual({ matched: false, why: 'API group "" not in ["apps"]' });
-    expect(explainRule({ ...rule, apiGroups: [''] }, as('u', [], pods('get')))).toEqual({ matched: false, why: 'resource "pods" not in [deployments]' });
+    expect(explainRule(rule, as('u', [], pods('list')))).toEqual({ matched: false, why: 'verb "list" is not in verbs [get]' });
+    expect(explainRule(rule, as('u', [], pods('get')))).toEqual({ matched: false, why: 'API group "" is not in apiGroups [apps]' });
+    expect(explainRule({ ...rule, apiGroups: [''] }, as('u', [], pods('get')))).toEqual({ matched: false, why: 'resource "pods" is not in resources [deployments]' });
   });
 
   it('matches any resource\'s subresource with */sub, and not the resource itself', () => {
@@ -49,7 +49,7 @@ describe('rules (rule: verbs/apiGroups exact or *, resources incl. */subresource
   it('resourceNames never match a request without a name (list of the collection)', () => {
     const rule = { verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'], resourceNames: ['web'] };
     expect(explainRule(rule, as('u', [], pods('get', 'dev', 'web'))).matched).toBe(true);
-    expect(explainRule(rule, as('u', [], pods('get', 'dev', 'db')))).toEqual({ matched: false, why: 'name "db" not in resourceNames [web]' });
+    expect(explainRule(rule, as('u', [], pods('get', 'dev', 'db')))).toEqual({ matched: false, why: 'name "db" is not in resourceNames [web]' });
     expect(explainRule(rule, as('u', [], pods('list'))).matched).toBe(false);
   });
 
@@ -82,7 +82,7 @@ describe('bindings (rule: ClusterRoleBindings first, then RoleBindings of the na
     const result = explainRbac(as('jane', [], pods('delete', 'dev', 'web')), objects);
     expect(result.allowed).toBe(false);
     expect(result.reason).toBe('');
-    expect(result.bindings[0]!.role.rules[0]!.why).toBe('verb "delete" not in [get, list, watch]');
+    expect(result.bindings[0]!.role.rules[0]!.why).toBe('verb "delete" is not in verbs [get list watch]');
   });
 });
 

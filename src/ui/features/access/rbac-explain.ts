@@ -49,49 +49,53 @@ export interface RbacExplanation {
 }
 
 const q = (s: string) => JSON.stringify(s);
-const list = (values: readonly string[] | undefined) => `[${(values ?? []).join(', ')}]`;
+
+// The sentences are those of the server's own trace (the audit log's), so a
+// step reads the same whether the server recorded it or it is explained here.
+const words = (values: readonly string[] | undefined) => `[${(values ?? []).join(' ')}]`;
 
 /** Why a rule does or does not grant the attributes (the first part that fails). */
 export function explainRule(rule: PolicyRule, attrs: RequestAttributes): { matched: boolean; why: string } {
   const verbs = rule.verbs ?? [];
-  if (!verbs.includes('*') && !verbs.includes(attrs.verb)) return { matched: false, why: `verb ${q(attrs.verb)} not in ${list(verbs)}` };
+  if (!verbs.includes('*') && !verbs.includes(attrs.verb)) return { matched: false, why: `verb ${q(attrs.verb)} is not in verbs ${words(verbs)}` };
   const r = attrs.resource;
   if (!r) {
     const urls = rule.nonResourceURLs ?? [];
-    if (!urls.length) return { matched: false, why: 'a resource rule (no nonResourceURLs) never matches a path' };
+    if (!urls.length) return { matched: false, why: 'the rule is for resources; this is a non-resource request' };
     const path = attrs.path ?? '';
-    const hit = urls.find((u) => u === '*' || u === path || (u.endsWith('*') && path.startsWith(u.replace(/\*+$/, ''))));
-    return hit ? { matched: true, why: `path ${q(path)} matches ${q(hit)}` } : { matched: false, why: `path ${q(path)} not in ${list(urls)}` };
+    const hit = urls.some((u) => u === '*' || u === path || (u.endsWith('*') && path.startsWith(u.replace(/\*+$/, ''))));
+    return hit ? { matched: true, why: 'matches' } : { matched: false, why: `path ${q(path)} is not matched by nonResourceURLs ${words(urls)}` };
   }
-  if (!rule.resources?.length && rule.nonResourceURLs?.length) return { matched: false, why: 'a nonResourceURLs rule never matches a resource' };
+  if (!rule.resources?.length && rule.nonResourceURLs?.length) return { matched: false, why: 'the rule is for non-resource URLs; this is a resource request' };
   const groups = rule.apiGroups ?? [];
-  if (!groups.includes('*') && !groups.includes(r.group)) return { matched: false, why: `API group ${q(r.group)} not in ${list(groups.map((g) => q(g)))}` };
+  if (!groups.includes('*') && !groups.includes(r.group)) return { matched: false, why: `API group ${q(r.group)} is not in apiGroups ${words(groups)}` };
   const combined = r.subresource ? `${r.resource}/${r.subresource}` : r.resource;
   const resources = rule.resources ?? [];
-  const resourceHit = resources.find((x) => x === '*' || x === combined || (r.subresource !== '' && x === `*/${r.subresource}`));
-  if (!resourceHit) return { matched: false, why: `resource ${q(combined)} not in ${list(resources)}` };
+  const resourceHit = resources.some((x) => x === '*' || x === combined || (r.subresource !== '' && x === `*/${r.subresource}`));
+  if (!resourceHit) return { matched: false, why: `resource ${q(combined)} is not in resources ${words(resources)}` };
   const names = rule.resourceNames ?? [];
   if (names.length && !names.includes(r.name)) {
-    return { matched: false, why: r.name ? `name ${q(r.name)} not in resourceNames ${list(names)}` : `resourceNames ${list(names)} never match a request without a name (${attrs.verb} of the collection)` };
+    return {
+      matched: false,
+      why: r.name ? `name ${q(r.name)} is not in resourceNames ${words(names)}` : `the rule is limited to resourceNames ${words(names)} and the request names no object`,
+    };
   }
-  return { matched: true, why: `matches: verb ${q(attrs.verb)}, resource ${q(combined)}${names.length ? `, name ${q(r.name)}` : ''}` };
+  return { matched: true, why: 'matches' };
 }
 
 /** Whether a binding's subject is the user, and why. */
 export function subjectIsUser(subject: Subject, bindingNamespace: string, attrs: Pick<RequestAttributes, 'user' | 'groups'>): { matched: boolean; why: string } {
   switch (subject.kind) {
     case 'User':
-      return subject.name === attrs.user ? { matched: true, why: `User ${q(subject.name)} is the user` } : { matched: false, why: `User ${q(subject.name)} is someone else` };
-    case 'Group':
-      return attrs.groups.includes(subject.name)
-        ? { matched: true, why: `the user is in Group ${q(subject.name)}` }
-        : { matched: false, why: `the user is not in Group ${q(subject.name)}` };
+      return { matched: subject.name === attrs.user, why: `subject User ${q(subject.name)} is ${subject.name === attrs.user ? '' : 'not '}the user` };
+    case 'Group': {
+      const member = attrs.groups.includes(subject.name);
+      return { matched: member, why: `subject Group ${q(subject.name)} is ${member ? '' : 'not '}one of the user's groups` };
+    }
     case 'ServiceAccount': {
       const namespace = subject.namespace || bindingNamespace;
-      const username = `system:serviceaccount:${namespace}:${subject.name}`;
-      return attrs.user === username
-        ? { matched: true, why: `ServiceAccount ${q(`${namespace}/${subject.name}`)} is ${q(username)}` }
-        : { matched: false, why: `ServiceAccount ${q(`${namespace}/${subject.name}`)} is ${q(username)}, not the user` };
+      const same = attrs.user === `system:serviceaccount:${namespace}:${subject.name}`;
+      return { matched: same, why: `subject ServiceAccount ${q(`${namespace}/${subject.name}`)} is ${same ? '' : 'not '}the user` };
     }
     default:
       return { matched: false, why: `unknown subject kind ${q(subject.kind)}` };
