@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = [];
   const rows: Row[] = [];
   try {
-    const kubetab = await startServer(['--import', 'tsx', 'src/platform/node/cli.ts', '--port', '0']);
+    const kubetab = await startServer(['--import', 'tsx', 'src/platform/node/cli.ts', '--port', '0', '--open']);
     children.push(kubetab.child);
     const api = `${kubetab.url}/api/v1`;
     for (const name of ['bench', 'bench-1k']) await post(`${api}/namespaces`, JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }));
