@@ -10,9 +10,10 @@ import { createConsoleSlice, type ConsoleSlice } from './console-slice';
 import { createEditorSlice, type EditorSlice } from './editor-slice';
 import { createExplorerSlice, type ExplorerSlice } from './explorer-slice';
 import { createIdentitySlice, type IdentitySlice } from './identity-slice';
+import { createTutorialSlice, type TutorialSlice } from './tutorial-slice';
 import { createUiSlice, type UiSlice } from './ui-slice';
 
-export type AppState = UiSlice & IdentitySlice & ConsoleSlice & ExplorerSlice & EditorSlice & ConflictSlice;
+export type AppState = UiSlice & IdentitySlice & ConsoleSlice & ExplorerSlice & EditorSlice & ConflictSlice & TutorialSlice;
 
 export const STORAGE_KEY = 'kubetab-ui';
 
@@ -25,6 +26,7 @@ export const useAppStore = create<AppState>()(
       ...createExplorerSlice(...a),
       ...createEditorSlice(...a),
       ...createConflictSlice(...a),
+      ...createTutorialSlice(...a),
     }),
     {
       name: STORAGE_KEY,
@@ -40,6 +42,7 @@ export const useAppStore = create<AppState>()(
         namespace: state.namespace,
         editorText: state.editorText,
         fieldManager: state.fieldManager,
+        tutorialProgress: state.tutorialProgress,
       }),
     },
   ),
