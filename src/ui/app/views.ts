@@ -22,6 +22,7 @@ export const VIEWS: readonly ViewDefinition[] = [
   { id: 'editor', label: 'Editor', hint: 'Edit and apply manifests', key: '3', component: lazy(() => import('../features/editor')) },
   { id: 'managed-fields', label: 'Managed fields', hint: 'Who owns which field', key: '4', component: lazy(() => import('../features/managed-fields')) },
   { id: 'access', label: 'Access', hint: 'Authorization step by step', key: '5', component: lazy(() => import('../features/access')) },
+  { id: 'tutorials', label: 'Tutorials', hint: 'Learn by doing', key: '6', component: lazy(() => import('../features/tutorials')) },
   { id: 'settings', label: 'Settings', hint: 'Identities, configuration, clock', key: '7', component: lazy(() => import('../features/settings')) },
 ];
 

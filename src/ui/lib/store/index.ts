@@ -43,6 +43,7 @@ export const useAppStore = create<AppState>()(
         editorText: state.editorText,
         fieldManager: state.fieldManager,
         tutorialProgress: state.tutorialProgress,
+        lastTutorial: state.lastTutorial,
       }),
     },
   ),

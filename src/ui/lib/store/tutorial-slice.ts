@@ -10,6 +10,8 @@ export interface TutorialProgress {
 export interface TutorialSlice {
   /** By tutorial id; kept across reloads. */
   tutorialProgress: Record<string, TutorialProgress>;
+  /** The tutorial last worked on ('' for none), to come back to from another view. */
+  lastTutorial: string;
   markTutorialStepDone(tutorialId: string, stepId: string): void;
   openTutorialStep(tutorialId: string, index: number): void;
   resetTutorial(tutorialId: string): void;
@@ -19,6 +21,7 @@ const EMPTY: TutorialProgress = { done: [], current: 0 };
 
 export const createTutorialSlice: StateCreator<AppState, [], [], TutorialSlice> = (set) => ({
   tutorialProgress: {},
+  lastTutorial: '',
   markTutorialStepDone: (tutorialId, stepId) =>
     set((state) => {
       const progress = state.tutorialProgress[tutorialId] ?? EMPTY;
@@ -26,7 +29,10 @@ export const createTutorialSlice: StateCreator<AppState, [], [], TutorialSlice> 
       return { tutorialProgress: { ...state.tutorialProgress, [tutorialId]: { ...progress, done: [...progress.done, stepId] } } };
     }),
   openTutorialStep: (tutorialId, index) =>
-    set((state) => ({ tutorialProgress: { ...state.tutorialProgress, [tutorialId]: { ...(state.tutorialProgress[tutorialId] ?? EMPTY), current: index } } })),
+    set((state) => ({
+      lastTutorial: tutorialId,
+      tutorialProgress: { ...state.tutorialProgress, [tutorialId]: { ...(state.tutorialProgress[tutorialId] ?? EMPTY), current: index } },
+    })),
   resetTutorial: (tutorialId) =>
     set((state) => {
       const rest = { ...state.tutorialProgress };
