@@ -122,7 +122,11 @@ export class DecodeCache {
   /** `typeMeta` is put back into stored text of built-in kinds, which is kept without it. */
   decode(kv: KeyValue, typeMeta?: TypeMeta): KubeObject {
     const hit = this.cache.get(kv.key);
-    if (hit && hit.revision === kv.modRevision) return hit.object;
+    if (hit && hit.revision === kv.modRevision) {
+      // A reader that did not name the kind may have cached it bare; the first one that does fills it in.
+      if (hit.object.kind === undefined && typeMeta) hit.object = { kind: typeMeta.kind, apiVersion: typeMeta.apiVersion, ...hit.object };
+      return hit.object;
+    }
     let object: KubeObject;
     try {
       object = JSON.parse(kv.value) as KubeObject;
