@@ -154,3 +154,28 @@ test('reset wipes the cluster, an exported file brings it back; the clock moved 
   await whoAmI(page, 'system:serviceaccount:default:default');
   await expect(page.getByRole('table', { name: 'Identities' }).getByRole('alert')).toContainText('401 Unauthorized');
 });
+
+test('a newer version of the service worker takes over the cluster without losing data', async ({ page }) => {
+  await openUi(page);
+  const before = await request(page, 'POST', 'api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'before-update' } });
+  expect(before.status).toBe(201);
+  // A new script URL for the same scope is a new version of the worker: it installs, skips waiting and claims
+  // the page, and the old one closes its store first (one writer per database).
+  const changed = page.evaluate(() => new Promise<void>((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), { once: true })));
+  await page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.getRegistration();
+    await navigator.serviceWorker.register('sw.js?version=2', { scope: registration!.scope });
+  });
+  await changed;
+  expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toMatch(/sw\.js\?version=2$/);
+  const read = await request(page, 'GET', 'api/v1/namespaces/default/configmaps/before-update');
+  expect(read.status).toBe(200);
+  expect(read.json.metadata.resourceVersion).toBe(before.json.metadata.resourceVersion);
+  const after = await request(page, 'POST', 'api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'after-update' } });
+  expect(after.status).toBe(201);
+  expect(BigInt(after.json.metadata.resourceVersion)).toBeGreaterThan(BigInt(before.json.metadata.resourceVersion));
+  // The app, reloaded under the new worker, still sends as the same administrator.
+  await page.reload();
+  await expect(page.getByTestId('server-status')).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+  expect((await request(page, 'GET', 'api/v1/namespaces/default/configmaps/after-update')).status).toBe(200);
+});
