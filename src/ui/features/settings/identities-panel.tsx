@@ -163,6 +163,7 @@ export function IdentitiesPanel({ configuration }: { configuration: Configuratio
           The cluster is open (no access control): every request is allowed, and requests without credentials are served with no user. Credentials that are sent are still checked.
         </p>
       )}
+      <div className="settings-table-wrap">
       <table className="settings-table" aria-label="Identities">
         <thead>
           <tr>
@@ -200,6 +201,7 @@ export function IdentitiesPanel({ configuration }: { configuration: Configuratio
           ))}
         </tbody>
       </table>
+      </div>
       <div className="panel stack">
         <h3>Static token users and anonymous</h3>
         <p className="muted">The users of the configuration's token file, and requests with no credentials at all.</p>
