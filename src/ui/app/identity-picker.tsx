@@ -11,19 +11,19 @@ export function IdentityPicker() {
   const select = useAppStore((s) => s.selectIdentity);
   return (
     <>
-    <label className="identity-picker">
-      <span className="identity-picker__label">Identity</span>
-      <select value={current} onChange={(e) => select(e.target.value)}>
-        {identities.map((identity) => (
-          <option key={identity.id} value={identity.id}>
-            {identity.label}
-          </option>
-        ))}
-      </select>
-    </label>
-    <a className="identity-picker__manage" href={routeHref('settings', { tab: 'identities' })} aria-label="Manage identities">
-      Manage
-    </a>
+      <label className="identity-picker">
+        <span className="identity-picker__label">Identity</span>
+        <select value={current} onChange={(e) => select(e.target.value)}>
+          {identities.map((identity) => (
+            <option key={identity.id} value={identity.id}>
+              {identity.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <a className="identity-picker__manage" href={routeHref('settings', { tab: 'identities' })} aria-label="Manage identities">
+        Manage
+      </a>
     </>
   );
 }
