@@ -17,9 +17,10 @@
 // compacted history): they would be dropped unread.
 //
 // Loads read in chunks of CHUNK records, each chunk one request issued after
-// the previous one has arrived, so a point read (getCurrent) of a request
-// that comes in during a cold start waits for one chunk, not for the whole
-// database (docs/decisions/0131).
+// the previous one has arrived, and while direct reads (getCurrent,
+// rangeCurrent: the requests a cold start serves before the load ends) are
+// under way the load asks for no more: they wait for at most the chunk in
+// flight, not for the whole database (docs/decisions/0131).
 //
 // Each commit is one readwrite transaction over the three stores: every
 // request is issued synchronously, then the transaction is awaited. Nothing
@@ -55,7 +56,7 @@ interface StoreSchema extends DBSchema {
 const SCHEMA_VERSION = 1;
 const META_KEY = 'meta';
 /** Records per load request: small enough that a point read never waits long behind one, large enough to keep round trips few. */
-const CHUNK = 256;
+const CHUNK = 128;
 
 /** What a `changes` record holds: a put's value is left out (see above), older records may still have it. */
 type StoredChange = Omit<PersistedChange, 'value'> & { readonly value?: string };
@@ -82,6 +83,22 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
    * once: one read serves the two. Any write drops it (it would be stale).
    */
   let currentSnapshot: Promise<KeyValue[]> | undefined;
+  /** Direct reads under way, which a load lets go first. */
+  const foreground = new Set<Promise<unknown>>();
+
+  /** Runs a direct read; a load holds its next chunk back until the reads under way have ended. */
+  function directRead<T>(read: () => Promise<T>): Promise<T> {
+    const running = read();
+    const settled: Promise<unknown> = running.then(
+      () => foreground.delete(settled),
+      () => foreground.delete(settled),
+    );
+    foreground.add(settled);
+    return running;
+  }
+  /** The reads under way now (not those that come later: a steady stream of reads must not starve the load). */
+  const waitForForeground = (): Promise<void> | undefined =>
+    foreground.size === 0 ? undefined : Promise.all([...foreground]).then(() => undefined);
 
   function database(): IDBPDatabase<StoreSchema> {
     if (!db) throw new PersistenceError(`IndexedDB database ${options.dbName} is not open`);
@@ -129,13 +146,19 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
     try {
       const out: KeyValue[] = [];
       const bad: string[] = [];
-      await readChunks(database(), 'kv', null, (keys, values) => {
-        for (let i = 0; i < keys.length; i++) {
-          const kv = decodeValue(keys[i]!, values[i]);
-          if (kv) out.push(kv);
-          else bad.push(keys[i]!);
-        }
-      });
+      await readChunks(
+        database(),
+        'kv',
+        null,
+        (keys, values) => {
+          for (let i = 0; i < keys.length; i++) {
+            const kv = decodeValue(keys[i]!, values[i]);
+            if (kv) out.push(kv);
+            else bad.push(keys[i]!);
+          }
+        },
+        waitForForeground,
+      );
       undecodable = bad;
       if (bad.length > 0) console.warn(`kubetab storage: skipped ${bad.length} undecodable record(s): ${bad.slice(0, 5).join(', ')}`);
       return out;
@@ -166,13 +189,15 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
       }
     },
 
-    async getCurrent(key) {
-      try {
-        const stored = await database().get('kv', key);
-        return stored === undefined ? undefined : decodeValue(key, stored);
-      } catch (err) {
-        throw asPersistenceError(err);
-      }
+    getCurrent(key) {
+      return directRead(async () => {
+        try {
+          const stored = await database().get('kv', key);
+          return stored === undefined ? undefined : decodeValue(key, stored);
+        } catch (err) {
+          throw asPersistenceError(err);
+        }
+      });
     },
 
     loadCurrent() {
@@ -180,37 +205,45 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
       return currentSnapshot;
     },
 
-    async rangeCurrent(prefix, after) {
-      try {
-        const exclusive = after !== undefined && after >= prefix;
-        const from = exclusive ? after : prefix;
-        const end = prefixEnd(prefix);
-        const range = end === undefined ? IDBKeyRange.lowerBound(from, exclusive) : IDBKeyRange.bound(from, end, exclusive, true);
-        const out: KeyValue[] = [];
-        await readChunks(database(), 'kv', range, (keys, values) => {
-          for (let i = 0; i < keys.length; i++) {
-            // An undecodable record reads as absent, as in the full load.
-            const kv = decodeValue(keys[i]!, values[i]);
-            if (kv) out.push(kv);
-          }
-        });
-        return out;
-      } catch (err) {
-        throw asPersistenceError(err);
-      }
+    rangeCurrent(prefix, after) {
+      return directRead(async () => {
+        try {
+          const exclusive = after !== undefined && after >= prefix;
+          const from = exclusive ? after : prefix;
+          const end = prefixEnd(prefix);
+          const range = end === undefined ? IDBKeyRange.lowerBound(from, exclusive) : IDBKeyRange.bound(from, end, exclusive, true);
+          const out: KeyValue[] = [];
+          await readChunks(database(), 'kv', range, (keys, values) => {
+            for (let i = 0; i < keys.length; i++) {
+              // An undecodable record reads as absent, as in the full load.
+              const kv = decodeValue(keys[i]!, values[i]);
+              if (kv) out.push(kv);
+            }
+          });
+          return out;
+        } catch (err) {
+          throw asPersistenceError(err);
+        }
+      });
     },
 
     async loadHistory() {
       try {
         const compacted = (decodeMeta(await database().get('meta', META_KEY))?.compactedRevision) ?? 0;
         const stored: StoredChange[] = [];
-        await readChunks(database(), 'changes', IDBKeyRange.lowerBound(compacted, true), (_keys, values) => {
-          // History records that cannot be decoded are dropped: only reads of old revisions lose them.
-          for (const value of values) {
-            const change = decodeChange(value);
-            if (change) stored.push(change);
-          }
-        });
+        await readChunks(
+          database(),
+          'changes',
+          IDBKeyRange.lowerBound(compacted, true),
+          (_keys, values) => {
+            // History records that cannot be decoded are dropped: only reads of old revisions lose them.
+            for (const value of values) {
+              const change = decodeChange(value);
+              if (change) stored.push(change);
+            }
+          },
+          waitForForeground,
+        );
         const needsCurrent = stored.some((c) => c.type === 'put' && c.value === undefined);
         const current = needsCurrent ? await (currentSnapshot ?? readCurrent()) : [];
         currentSnapshot = undefined;
@@ -297,22 +330,36 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
 
 /**
  * Reads every record of `storeName` in `range` in ascending key order, CHUNK
- * at a time, in one readonly transaction (one consistent snapshot). The next
+ * at a time, in a readonly transaction (one consistent snapshot). The next
  * chunk is asked for only when the previous one has arrived, so requests of
- * other transactions get their turn in between.
+ * other transactions get their turn in between. When `yieldTo` gives a
+ * promise (direct reads are under way), the read lets the transaction end,
+ * waits, and goes on in a new one: that happens only before a store's load
+ * has ended, when nothing writes (docs/decisions/0131).
  */
 async function readChunks<Name extends 'kv' | 'changes'>(
   database: IDBPDatabase<StoreSchema>,
   storeName: Name,
   range: IDBKeyRange | null,
   onChunk: (keys: StoreSchema[Name]['key'][], values: unknown[]) => void,
+  yieldTo?: () => Promise<void> | undefined,
 ): Promise<void> {
-  const tx = database.transaction(storeName, 'readonly');
-  const done = tx.done;
-  // Awaited at the end; a failure before then must not go unhandled.
-  done.catch(() => {});
+  let tx: IDBPTransaction<StoreSchema, [Name], 'readonly'> | undefined;
+  const ends: Promise<void>[] = [];
   let from = range;
   for (;;) {
+    const wait = yieldTo?.();
+    if (wait) {
+      tx = undefined;
+      await wait;
+    }
+    if (!tx) {
+      tx = database.transaction(storeName, 'readonly');
+      const done = tx.done;
+      // Awaited at the end; a failure before then must not go unhandled.
+      done.catch(() => {});
+      ends.push(done);
+    }
     // Keys and values of one range come back in the same (key) order: zip them.
     const [keys, values] = await Promise.all([tx.store.getAllKeys(from, CHUNK), tx.store.getAll(from, CHUNK)]);
     onChunk(keys, values);
@@ -320,7 +367,7 @@ async function readChunks<Name extends 'kv' | 'changes'>(
     const last = keys[keys.length - 1]!;
     from = range?.upper !== undefined ? IDBKeyRange.bound(last, range.upper, true, range.upperOpen) : IDBKeyRange.lowerBound(last, true);
   }
-  await done;
+  await Promise.all(ends);
 }
 
 /** The record a change is stored as: a put's value lives in the kv record (and later in the next change's `prev`). */

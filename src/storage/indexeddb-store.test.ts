@@ -267,5 +267,35 @@ describe('IndexedDB persistence', () => {
     expect(third.compactedRevision()).toBe(b.modRevision);
     await third.close();
   });
-});
 
+  it('a load asks for no new chunk while direct reads are under way: they wait for the chunk in flight at most (decision 0131)', async () => {
+    const p = persistence('yield');
+    await p.open(100);
+    // 1,000 keys under /a/ (the direct read: a range of several chunks) and 1,000 under /b/.
+    const keys = [...Array.from({ length: 1000 }, (_, i) => `/a/${String(i).padStart(5, '0')}`), ...Array.from({ length: 1000 }, (_, i) => `/b/${String(i).padStart(5, '0')}`)];
+    await p.commit(
+      keys.map((key, i) => put(101 + i, key, `value ${i}`)),
+      { revision: 2100, compactedRevision: 100 },
+    );
+    // Which read each getAll serves: the range's queries are bounded above, the load's are not.
+    const log: string[] = [];
+    const original = FakeObjectStore.prototype.getAll;
+    FakeObjectStore.prototype.getAll = function (this: IDBObjectStore, query?: unknown, count?: number) {
+      log.push(query instanceof IDBKeyRange && query.upper !== undefined ? 'range' : 'load');
+      return original.call(this, query as IDBKeyRange, count);
+    };
+    try {
+      const load = p.loadCurrent();
+      const range = p.rangeCurrent!('/a/');
+      expect((await range).length).toBe(1000);
+      expect((await load).length).toBe(2000);
+    } finally {
+      FakeObjectStore.prototype.getAll = original;
+    }
+    const first = log.indexOf('range');
+    const last = log.lastIndexOf('range');
+    expect(last - first).toBeGreaterThan(4);
+    expect(log.slice(first, last).filter((entry) => entry === 'load').length).toBeLessThanOrEqual(1);
+    await p.close();
+  });
+});
