@@ -52,6 +52,15 @@ function useAuditRecords(): { records: AuditRecord[]; error: unknown; refresh():
   return { records, error, refresh: () => setTick((t) => t + 1) };
 }
 
+/**
+ * The server's own clients (controllers, the API server's bootstrap) are served
+ * as their identities without authentication: a user but no authentication
+ * record. (A request of the open set-up has neither.)
+ */
+function isOwnClient(record: AuditRecord): boolean {
+  return !record.authentication && Boolean(record.event.user?.username);
+}
+
 function time(ts: string): string {
   return ts.slice(11, 19);
 }
@@ -59,12 +68,16 @@ function time(ts: string): string {
 export function AuditLog({ onCompose }: { onCompose(record: AuditRecord): void }) {
   const { records, error, refresh } = useAuditRecords();
   const [filter, setFilter] = useState('');
+  const [ownClients, setOwnClients] = useState(false);
   const [selected, setSelected] = useState<number | null>(null);
   const shown = useMemo(() => {
     const f = filter.trim().toLowerCase();
-    if (!f) return records;
-    return records.filter((r) => `${r.event.verb} ${r.event.requestURI} ${effectiveUser(r).username ?? ''} ${r.event.responseStatus?.code ?? ''}`.toLowerCase().includes(f));
-  }, [records, filter]);
+    return records.filter(
+      (r) =>
+        (ownClients || !isOwnClient(r)) &&
+        (!f || `${r.event.verb} ${r.event.requestURI} ${effectiveUser(r).username ?? ''} ${r.event.responseStatus?.code ?? ''}`.toLowerCase().includes(f)),
+    );
+  }, [records, filter, ownClients]);
   const record = records.find((r) => r.seq === selected) ?? null;
   return (
     <div className="access-audit">
@@ -73,6 +86,9 @@ export function AuditLog({ onCompose }: { onCompose(record: AuditRecord): void }
           <label className="grow">
             Filter
             <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="user, verb, path or code" />
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={ownClients} onChange={(e) => setOwnClients(e.target.checked)} /> Show the server's own clients
           </label>
           <button type="button" onClick={refresh}>
             Reload
