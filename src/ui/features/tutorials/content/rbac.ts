@@ -186,7 +186,7 @@ export const rbac: Tutorial = {
       ],
       actions: [
         { label: 'Open the console as jane', run: (ctx) => openConsoleAsJane(ctx, { method: 'GET', path: PODS }) },
-        { label: 'See the decision in Access', run: async (ctx) => ctx.openAccess({ tab: 'check', user: 'jane', groups: 'system:authenticated', verb: 'list', group: '', resource: 'pods', namespace: NS }) },
+        { label: 'See the decision in Access', run: async (ctx) => ctx.openAccess({ tab: 'check', user: 'jane', groups: 'developers, system:authenticated', verb: 'list', group: '', resource: 'pods', namespace: NS }) },
       ],
       checks: 'the server answered 200 to jane listing pods in rbac-demo.',
       async check(ctx) {
