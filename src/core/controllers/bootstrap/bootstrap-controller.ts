@@ -54,8 +54,17 @@ export function bootstrapController(ctx: ControllerContext, options: BootstrapOp
   let stopped = false;
 
   async function ensure(r: GroupVersionResource, obj: KubeObject): Promise<void> {
+    const namespace = obj.metadata?.namespace ?? '';
+    // Read first, as kube-apiserver's bootstrap controller does: a create of an existing
+    // Service fails its IP allocation (422) before it could fail as AlreadyExists.
     try {
-      await ctx.client.create(r, obj.metadata?.namespace ?? '', obj);
+      await ctx.client.get(r, namespace, obj.metadata?.name ?? '');
+      return;
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+    try {
+      await ctx.client.create(r, namespace, obj);
     } catch (err) {
       if (isAlreadyExists(err) || isNamespaceTerminating(err)) return;
       throw err;
