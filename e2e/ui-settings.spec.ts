@@ -6,6 +6,7 @@
 
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { startWatch, watchState } from './support/api';
 import { goTo, openUi, request, screenshot } from './support/ui-app';
 
 async function openSettings(page: Page, tab: string): Promise<void> {
@@ -159,6 +160,10 @@ test('a newer version of the service worker takes over the cluster without losin
   await openUi(page);
   const before = await request(page, 'POST', 'api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'before-update' } });
   expect(before.status).toBe(201);
+  // A watch is open, as the explorer keeps one: the browser activates a new worker only once the old one's
+  // requests are done, so the old one ends its watches when the new one is installed.
+  const rv: string = before.json.metadata.resourceVersion;
+  await startWatch(page, 'open', `api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${rv}`);
   // A new script URL for the same scope is a new version of the worker: it installs, skips waiting and claims
   // the page, and the old one closes its store first (one writer per database).
   const changed = page.evaluate(() => new Promise<void>((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), { once: true })));
@@ -168,12 +173,16 @@ test('a newer version of the service worker takes over the cluster without losin
   });
   await changed;
   expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toMatch(/sw\.js\?version=2$/);
+  await expect.poll(async () => (await watchState(page, 'open')).ended).toBe(true);
   const read = await request(page, 'GET', 'api/v1/namespaces/default/configmaps/before-update');
   expect(read.status).toBe(200);
   expect(read.json.metadata.resourceVersion).toBe(before.json.metadata.resourceVersion);
   const after = await request(page, 'POST', 'api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'after-update' } });
   expect(after.status).toBe(201);
-  expect(BigInt(after.json.metadata.resourceVersion)).toBeGreaterThan(BigInt(before.json.metadata.resourceVersion));
+  expect(BigInt(after.json.metadata.resourceVersion)).toBeGreaterThan(BigInt(rv));
+  // The watch resumed from where it was, on the new worker, misses nothing.
+  await startWatch(page, 'resumed', `api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${rv}`);
+  await expect.poll(async () => (await watchState(page, 'resumed')).events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED after-update']);
   // The app, reloaded under the new worker, still sends as the same administrator.
   await page.reload();
   await expect(page.getByTestId('server-status')).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });

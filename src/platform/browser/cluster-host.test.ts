@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryPersistence } from '../../core/storage/memory-persistence';
 import { openConfiguration, secureConfiguration, type ClusterConfiguration } from './cluster-config';
-import { ClusterHost } from './cluster-host';
+import { ClusterHost, ReplacedError } from './cluster-host';
 import type { HostSettings } from './host-settings';
 
 function memorySettings(): HostSettings & { saved: ClusterConfiguration | undefined; offset: number } {
@@ -159,5 +159,20 @@ describe('the clock (rule: time comes from the Clock; moving it expires tokens a
     // kube-apiserver answers such a watch with 200 and an ERROR event carrying the 410 Status.
     expect(watch.status).toBe(200);
     expect(watch.json).toMatchObject({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired' } });
+  });
+});
+
+describe('stepping aside for a newer worker (rule: one writer per database)', () => {
+  it('closes the store (open watches end) and refuses to start again', async () => {
+    const { host } = newHost();
+    const { administrator } = await host.configurationState();
+    await untilReady(host, administrator!.token);
+    const list = await call(host, '/api/v1/namespaces/default/configmaps', bearer(administrator!.token));
+    const watch = await host.handle(new Request(`http://kubetab.test/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${list.json.metadata.resourceVersion}`, bearer(administrator!.token)));
+    const body = watch.text();
+    await host.retire();
+    // The stream ends, so the browser can activate the newer worker.
+    await expect(body).resolves.toBeTypeOf('string');
+    await expect(host.handle(new Request('http://kubetab.test/readyz'))).rejects.toBeInstanceOf(ReplacedError);
   });
 });

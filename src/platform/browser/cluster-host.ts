@@ -45,6 +45,14 @@ interface Running {
   stop(): Promise<void>;
 }
 
+/** This host stepped aside for a newer version of the worker; the request should be sent again shortly. */
+export class ReplacedError extends Error {
+  constructor() {
+    super('the server is being replaced by a newer version; send the request again');
+    this.name = 'ReplacedError';
+  }
+}
+
 export class ClusterHost {
   private clock: Clock | undefined;
   private document: ClusterConfiguration | undefined;
@@ -77,7 +85,11 @@ export class ClusterHost {
     return this.serially(() => this.stopRunning());
   }
 
-  /** Stops the core for good: a newer worker owns the store now. */
+  /**
+   * Stops the core for good: a newer worker is taking the store over. Its open
+   * watches end with it (a browser activates the new worker only once the old
+   * one's requests are done), and new requests are refused with 503.
+   */
   retire(): Promise<void> {
     this.retired = true;
     return this.shutdown();
@@ -234,7 +246,7 @@ export class ClusterHost {
   }
 
   private async start(): Promise<Running> {
-    if (this.retired) throw new Error('this service worker was replaced by a newer version; send the request again');
+    if (this.retired) throw new ReplacedError();
     const clock = await this.clockNow();
     const document = await this.loadDocument();
     const { flags, files } = toServerInput(document);
@@ -267,7 +279,7 @@ export class ClusterHost {
         store: opened,
         async stop() {
           stopCompaction();
-          try {
+                try {
             await core.close();
           } finally {
             release();

@@ -13,7 +13,7 @@
 
 import { createIndexedDbPersistence } from '../../storage/indexeddb-persistence';
 import { startExpiryCompaction } from '../shared/expiry-compaction';
-import { ClusterHost } from './cluster-host';
+import { ClusterHost, ReplacedError } from './cluster-host';
 import { openHostSettings } from './host-settings';
 import { isPageToWorkerMessage, type MessageReply, type MessageType, type PageToWorkerMessage, type WorkerReply } from './messages';
 import { isServerPath, normalizeBase, stripBase } from './server-paths';
@@ -77,6 +77,12 @@ async function toCoreRequest(request: Request, url: URL, path: string): Promise<
   });
 }
 
+/** While a newer worker takes over: come back in a second (kube-apiserver's 503 with Retry-After). */
+function serviceUnavailable(message: string): Response {
+  const body = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'ServiceUnavailable', details: { retryAfterSeconds: 1 }, code: 503 };
+  return new Response(JSON.stringify(body), { status: 503, headers: { 'content-type': 'application/json', 'retry-after': '1' } });
+}
+
 function internalError(error: unknown): Response {
   const message = `Internal error occurred: ${error instanceof Error ? error.message : String(error)}`;
   const body = {
@@ -96,6 +102,7 @@ async function answer(request: Request, url: URL, path: string): Promise<Respons
   try {
     return await host.handle(await toCoreRequest(request, url, path));
   } catch (error) {
+    if (error instanceof ReplacedError) return serviceUnavailable(error.message);
     console.error('KubeTab service worker:', error);
     return internalError(error);
   }
@@ -125,11 +132,16 @@ function carryOut(message: PageToWorkerMessage): Promise<MessageReply<MessageTyp
   }
 }
 
-/** A newer worker is taking over: close the store so that it can open it (see store-lock.ts). */
+/**
+ * A newer worker is taking over: close the store so that it can open it (see
+ * store-lock.ts). As soon as it is installed, not when it activates: a browser
+ * activates it only once this worker's requests are done, and an open watch
+ * would hold that off for minutes.
+ */
 function stepAsideFor(next: ServiceWorkerLike | null | undefined): void {
   if (!next || next === sw.serviceWorker) return;
   const check = () => {
-    if (next.state === 'activating' || next.state === 'activated') void host.retire();
+    if (next.state === 'installed' || next.state === 'activating' || next.state === 'activated') void host.retire();
   };
   next.addEventListener('statechange', check);
   check();
