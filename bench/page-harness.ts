@@ -15,6 +15,30 @@ function now(): number {
   return performance.now();
 }
 
+/**
+ * Sent with every request: the administrator's credentials (the cluster is
+ * secure by default), and to the floor worker too, so both carry the same
+ * header bytes (the floor ignores it).
+ */
+let auth: Record<string, string> = {};
+
+/** A page→worker message and its answer (src/platform/browser/messages.ts). */
+async function askWorker<T>(message: Record<string, unknown>, transfer: Transferable[] = []): Promise<T> {
+  const worker = navigator.serviceWorker.controller ?? (await navigator.serviceWorker.ready).active;
+  if (!worker) throw new Error('no service worker');
+  const channel = new MessageChannel();
+  const reply = new Promise<{ ok: boolean; value?: T; error?: string }>((resolve) => {
+    channel.port1.onmessage = (event) => resolve(event.data);
+  });
+  worker.postMessage(message, [channel.port2, ...transfer]);
+  const answer = await reply;
+  if (!answer.ok) throw new Error(answer.error);
+  return answer.value as T;
+}
+
+/** The archive exportArchive kept, for importArchive (it stays in the page: 20 MB need not go to the driver). */
+let archive: { items: unknown[] } | undefined;
+
 function absolute(): number {
   return performance.timeOrigin + performance.now();
 }
@@ -45,6 +69,53 @@ const bench = {
     await controlled;
   },
 
+  /** Asks KubeTab's worker for its administrator's token and sends it from now on; returns whether there is one. */
+  async useAdministrator(): Promise<boolean> {
+    const state = await askWorker<{ administrator?: { token: string } }>({ type: 'kubetab:configuration:get' });
+    auth = state.administrator ? { authorization: `Bearer ${state.administrator.token}` } : {};
+    return state.administrator !== undefined;
+  },
+
+  /** Sends these credentials from now on (a page that was not registered itself). */
+  setAuth(headers: Record<string, string>): void {
+    auth = headers;
+  },
+
+  auth(): Record<string, string> {
+    return auth;
+  },
+
+  /** Exports the cluster (kept in the page for importArchive); returns its number of stored objects. */
+  async exportArchive(): Promise<number> {
+    archive = await askWorker<{ items: unknown[] }>({ type: 'kubetab:cluster:export' });
+    return archive.items.length;
+  },
+
+  /** Wipes the cluster (it bootstraps again, same configuration and administrator). */
+  async resetCluster(): Promise<void> {
+    await askWorker({ type: 'kubetab:cluster:reset', configuration: 'keep' });
+  },
+
+  /** Imports the exported archive (the whole cluster is replaced by it); returns the elapsed ms. */
+  async importArchive(): Promise<number> {
+    if (!archive) throw new Error('nothing exported');
+    const started = now();
+    await askWorker({ type: 'kubetab:cluster:import', archive }, []);
+    return now() - started;
+  },
+
+  /** Polls url until it answers 200 (readiness after a restart of the core). */
+  async waitReady(url: string, timeoutMs = 60_000): Promise<number> {
+    const started = now();
+    while (now() - started < timeoutMs) {
+      const response = await fetch(url, { headers: { ...auth } });
+      await response.arrayBuffer();
+      if (response.ok) return now() - started;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`${url} not ready within ${timeoutMs} ms`);
+  },
+
   /** Starts msw in this page with one echo handler (msw's own worker script). */
   async startMsw(workerUrl: string, scope: string): Promise<void> {
     const { setupWorker, http, HttpResponse } = window.MockServiceWorker;
@@ -59,7 +130,7 @@ const bench = {
     const times: number[] = [];
     for (let i = 0; i < n; i++) {
       const started = now();
-      const response = await fetch(url, { method, headers: { accept: 'application/json' } });
+      const response = await fetch(url, { method, headers: { accept: 'application/json', ...auth } });
       await response.arrayBuffer();
       if (!response.ok) throw new Error(`${method} ${url}: HTTP ${response.status}`);
       times.push(now() - started);
@@ -73,7 +144,7 @@ const bench = {
     for (let i = 0; i < n; i++) {
       const body = configMap(`${prefix}-${i}`, size);
       const started = now();
-      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body });
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', ...auth }, body });
       await response.arrayBuffer();
       if (response.status !== 201) throw new Error(`POST ${url}: HTTP ${response.status}`);
       times.push(now() - started);
@@ -88,7 +159,7 @@ const bench = {
     let items = 0;
     for (let i = 0; i < n; i++) {
       const started = now();
-      const response = await fetch(url, { headers: { accept: 'application/json' } });
+      const response = await fetch(url, { headers: { accept: 'application/json', ...auth } });
       const text = await response.text();
       const parsed = JSON.parse(text);
       times.push(now() - started);
@@ -100,7 +171,7 @@ const bench = {
 
   /** The body of `url`, as text (to hand to the floor worker). */
   async fetchText(url: string): Promise<string> {
-    return (await fetch(url, { headers: { accept: 'application/json' } })).text();
+    return (await fetch(url, { headers: { accept: 'application/json', ...auth } })).text();
   },
 
   /** Gives the floor worker `text` as its pre-built list `id` (an equal body). */
@@ -118,7 +189,7 @@ const bench = {
         const i = next++;
         const response = await fetch(url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          headers: { 'content-type': 'application/json', accept: 'application/json', ...auth },
           body: configMap(`${prefix}-${String(i).padStart(5, '0')}`, size),
         });
         await response.arrayBuffer();
@@ -139,7 +210,8 @@ const bench = {
   async recordWatch(url: string): Promise<void> {
     const arrivals: Record<string, number> = {};
     (window as any).__arrivals = arrivals;
-    const response = await fetch(url, { headers: { accept: 'application/json' } });
+    const response = await fetch(url, { headers: { accept: 'application/json', ...auth } });
+    if (!response.ok) throw new Error(`watch ${url}: HTTP ${response.status}`);
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
     let buffer = '';
@@ -169,7 +241,7 @@ const bench = {
     const done: Record<string, number> = {};
     for (let i = 0; i < n; i++) {
       const name = `${prefix}-${i}`;
-      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: configMap(name, size) });
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', ...auth }, body: configMap(name, size) });
       await response.arrayBuffer();
       done[name] = absolute();
       await new Promise((resolve) => setTimeout(resolve, gapMs));
@@ -180,7 +252,7 @@ const bench = {
   /** One request, timed (the first after a cold start). */
   async timeOne(url: string): Promise<number> {
     const started = now();
-    const response = await fetch(url, { headers: { accept: 'application/json' } });
+    const response = await fetch(url, { headers: { accept: 'application/json', ...auth } });
     await response.arrayBuffer();
     if (!response.ok) throw new Error(`GET ${url}: HTTP ${response.status}`);
     return now() - started;
