@@ -22,14 +22,15 @@
 // under way the load asks for no more: they wait for at most the chunk in
 // flight, not for the whole database (docs/decisions/0131).
 //
-// Each commit is one readwrite transaction over the three stores: every
-// request is issued synchronously, then the transaction is awaited. Nothing
+// Each commit is one readwrite transaction (kv and changes, and meta when it
+// must be written): every request is issued synchronously, then the
+// transaction is awaited. Nothing
 // but IndexedDB is awaited while it is open (an await on anything else would
 // let the transaction auto-commit half-way). A failed request or transaction
 // (quota, disk) aborts it, so nothing of the commit is kept, and the commit
 // rejects with PersistenceError.
 
-import { wrap, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
+import { unwrap, wrap, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import { prefixEnd } from '../core/storage/sorted-keys';
 import {
   PersistenceError,
@@ -105,23 +106,28 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
     return db;
   }
 
-  /** Runs one readwrite transaction whose requests `issue` makes synchronously. */
+  /**
+   * Runs one readwrite transaction whose requests `issue` makes synchronously,
+   * on the plain IndexedDB objects: a commit is on every write's path, and
+   * idb's promise and listeners per request cost more than the puts
+   * themselves (docs/decisions/0130). A request that fails aborts the
+   * transaction (its default action), so `abort` reports every failure.
+   */
   type StoreName = 'meta' | 'kv' | 'changes';
-  async function write(
-    stores: StoreName[],
-    issue: (tx: IDBPTransaction<StoreSchema, StoreName[], 'readwrite'>, requests: Promise<unknown>[]) => void,
-  ): Promise<void> {
+  async function write(stores: StoreName[], issue: (tx: IDBTransaction) => void): Promise<void> {
     currentSnapshot = undefined;
-    let tx;
+    let tx: IDBTransaction;
     try {
-      tx = database().transaction(stores, 'readwrite');
+      tx = unwrap(database()).transaction(stores, 'readwrite');
     } catch (err) {
       throw asPersistenceError(err);
     }
-    // Filled as requests are made, so that those made before a throw are awaited too.
-    const requests: Promise<unknown>[] = [];
+    const done = new Promise<void>((resolve, reject) => {
+      tx.oncomplete = () => resolve();
+      tx.onabort = () => reject(tx.error ?? new DOMException('The transaction was aborted.', 'AbortError'));
+    });
     try {
-      issue(tx, requests);
+      issue(tx);
     } catch (err) {
       // A request could not even be made (e.g. an invalid key): give everything up.
       try {
@@ -129,15 +135,13 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
       } catch {
         // already finished
       }
-      await Promise.allSettled([...requests, tx.done]);
+      await done.catch(() => {});
       throw asPersistenceError(err);
     }
     try {
-      // Awaiting every request too, so that none of their failures goes unhandled.
-      await Promise.all([...requests, tx.done]);
+      await done;
     } catch (err) {
-      await Promise.allSettled([...requests, tx.done]);
-      throw asPersistenceError(tx.error ?? err);
+      throw asPersistenceError(err);
     }
   }
 
@@ -260,38 +264,35 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
       // compact(); until then more history than needed is kept, never less.
       const newest = changes[changes.length - 1];
       const recordsRevision = newest !== undefined && newest.revision === meta.revision && !(newest.revision <= meta.compactedRevision);
-      return write(recordsRevision ? ['kv', 'changes'] : ['meta', 'kv', 'changes'], (tx, requests) => {
+      return write(recordsRevision ? ['kv', 'changes'] : ['meta', 'kv', 'changes'], (tx) => {
         const kv = tx.objectStore('kv');
         const log = tx.objectStore('changes');
         for (const change of changes) {
           // History at or below the compacted revision would be dropped unread (an import writes such changes).
-          if (!(change.revision <= meta.compactedRevision)) requests.push(log.put(storedChange(change), change.revision));
-          if (change.type === 'delete') requests.push(kv.delete(change.key));
-          else
-            requests.push(
-              kv.put(
-                { value: change.value ?? '', createRevision: change.createRevision, modRevision: change.revision, version: change.version },
-                change.key,
-              ),
-            );
+          if (!(change.revision <= meta.compactedRevision)) log.put(storedChange(change), change.revision);
+          if (change.type === 'delete') kv.delete(change.key);
+          else {
+            const stored: StoredValue = { value: change.value ?? '', createRevision: change.createRevision, modRevision: change.revision, version: change.version };
+            kv.put(stored, change.key);
+          }
         }
-        if (!recordsRevision) requests.push(tx.objectStore('meta').put(meta, META_KEY));
+        if (!recordsRevision) tx.objectStore('meta').put(meta, META_KEY);
       });
     },
 
     compact(meta) {
-      return write(['meta', 'changes'], (tx, requests) => {
-        requests.push(tx.objectStore('changes').delete(IDBKeyRange.upperBound(meta.compactedRevision, true)));
-        requests.push(tx.objectStore('meta').put(meta, META_KEY));
+      return write(['meta', 'changes'], (tx) => {
+        tx.objectStore('changes').delete(IDBKeyRange.upperBound(meta.compactedRevision, true));
+        tx.objectStore('meta').put(meta, META_KEY);
       });
     },
 
     wipe(meta) {
-      return write(['meta', 'kv', 'changes'], (tx, requests) => {
-        requests.push(tx.objectStore('kv').clear());
-        requests.push(tx.objectStore('changes').clear());
-        requests.push(tx.objectStore('meta').clear());
-        requests.push(tx.objectStore('meta').put(meta, META_KEY));
+      return write(['meta', 'kv', 'changes'], (tx) => {
+        tx.objectStore('kv').clear();
+        tx.objectStore('changes').clear();
+        tx.objectStore('meta').clear();
+        tx.objectStore('meta').put(meta, META_KEY);
       });
     },
 
