@@ -125,7 +125,9 @@ export function createNodeGraph(store: MvccStore, decode: (kv: KeyValue) => unkn
     handles.push(store.watch({ prefix, afterRevision: revision }, { onEvent: (e: StoreEvent) => apply(e.kv, e.type === 'delete') }));
   }
 
-  const ready = store.ready().then(() => Promise.all([follow(PODS, applyPod), follow(CLAIMS, applyClaim)])).then(() => undefined);
+  // No wait for the store's full load: its ranges at the current revision are
+  // complete before it (docs/decisions/0131), and the watches carry on from there.
+  const ready = Promise.all([follow(PODS, applyPod), follow(CLAIMS, applyClaim)]).then(() => undefined);
   ready.catch(() => undefined);
 
   return {

@@ -49,3 +49,37 @@ describe('store-backed RbacSource', () => {
     source.stop();
   });
 });
+
+describe('store-backed RbacSource on a cold start (docs/decisions/0131, 0170)', () => {
+  // Rule: the first request is authorized against the complete stored RBAC
+  // state, yet need not wait for every other stored object to load.
+  it('is ready with every stored RBAC object before the store has loaded, and follows writes after the load', async () => {
+    const { createMemoryPersistence } = await import('../../storage/memory-persistence');
+    const { PersistenceFaults, withFaults } = await import('../../../storage/faulty-persistence');
+    const persistence = createMemoryPersistence();
+    const clock = manualClock();
+    const first = await openStore({ clock, persistence });
+    await first.create(`${KEY}/clusterrolebindings/a`, () => binding('a'));
+    await first.create(`${KEY}/rolebindings/team/b`, () => binding('b', 'team'));
+    for (let i = 0; i < 50; i++) await first.create(`/registry/configmaps/default/c${i}`, () => '{}');
+    await first.close();
+
+    const faults = new PersistenceFaults();
+    const release = faults.holdLoad();
+    const store = await openStore({ clock, persistence: withFaults(persistence, faults) });
+    let loaded = false;
+    void store.ready().then(() => (loaded = true));
+    const source = createStoreRbacSource(store);
+    await source.ready;
+    expect(loaded).toBe(false);
+    expect(source.listClusterRoleBindings().map((b) => b.metadata.name)).toEqual(['a']);
+    expect(source.getRoleBinding('team', 'b')?.metadata.name).toBe('b');
+
+    release();
+    await store.ready();
+    await store.create(`${KEY}/clusterrolebindings/c`, () => binding('c'));
+    expect(source.listClusterRoleBindings().map((b) => b.metadata.name).sort()).toEqual(['a', 'c']);
+    source.stop();
+    await store.close();
+  });
+});

@@ -111,8 +111,12 @@ export function createStoreRbacSource(store: MvccStore, decode?: (kv: KeyValue) 
     generation++;
   }
 
+  // No wait for the store's full load: a range at the current revision is
+  // answered from the persistence before it (docs/decisions/0131), and it is
+  // the complete current state then (nothing is written before the load
+  // ends), so the first request is authorized against every stored RBAC
+  // object without waiting for every other object to load.
   const ready = (async () => {
-    await store.ready();
     const { kvs, revision } = await store.range({ prefix: ROOT });
     for (const kv of kvs) apply(kv, false);
     if (stopped) return;
