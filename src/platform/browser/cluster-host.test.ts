@@ -176,3 +176,45 @@ describe('stepping aside for a newer worker (rule: one writer per database)', ()
     await expect(host.handle(new Request('http://kubetab.test/readyz'))).rejects.toBeInstanceOf(ReplacedError);
   });
 });
+
+describe('starting the core (rule: one writer per database; a cold start waits for its reads together, docs/decisions/0171)', () => {
+  it('asks for the store lock while the settings are still being read, and lets it go when they cannot be read', async () => {
+    const settings = memorySettings();
+    let releaseSettings!: () => void;
+    const settingsGate = new Promise<void>((resolve) => (releaseSettings = resolve));
+    let failNext = true;
+    settings.configuration = async () => {
+      await settingsGate;
+      if (failNext) {
+        failNext = false;
+        throw new Error('settings database unavailable');
+      }
+      return settings.saved;
+    };
+    let lockRequested = false;
+    let held = false;
+    const persistence = createMemoryPersistence();
+    const host = new ClusterHost({
+      persistence: () => persistence,
+      settings,
+      maxWatchSeconds: 60,
+      controllers: [],
+      acquireStoreLock: async () => {
+        lockRequested = true;
+        if (held) throw new Error('the lock is held twice');
+        held = true;
+        return () => (held = false);
+      },
+    });
+    hosts.push(host);
+    const first = host.server();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(lockRequested).toBe(true);
+    releaseSettings();
+    await expect(first).rejects.toThrow('settings database unavailable');
+    expect(held).toBe(false);
+    // The next call starts it again, the lock free to be taken.
+    await expect(host.server()).resolves.toBeDefined();
+    expect(held).toBe(true);
+  });
+});

@@ -247,11 +247,28 @@ export class ClusterHost {
 
   private async start(): Promise<Running> {
     if (this.retired) throw new ReplacedError();
-    const clock = await this.clockNow();
-    const document = await this.loadDocument();
-    const { flags, files } = toServerInput(document);
-    const retentionMs = (flags['etcd-compaction-interval'] && parseGoDuration(flags['etcd-compaction-interval'])) || DEFAULT_RETENTION_MS;
-    const release = (await this.options.acquireStoreLock?.()) ?? (() => {});
+    // The settings reads and the store's lock do not depend on each other: a
+    // cold start waits for the slowest of them, not for their sum.
+    const [clockResult, documentResult, lockResult] = await Promise.allSettled([
+      this.clockNow(),
+      this.loadDocument(),
+      this.options.acquireStoreLock?.() ?? Promise.resolve(() => {}),
+    ]);
+    const release = lockResult.status === 'fulfilled' ? lockResult.value : () => {};
+    let clock: Clock;
+    let flags: Record<string, string>;
+    let files: Record<string, string>;
+    let retentionMs: number;
+    try {
+      for (const result of [clockResult, documentResult, lockResult]) if (result.status === 'rejected') throw result.reason;
+      clock = (clockResult as PromiseFulfilledResult<Clock>).value;
+      ({ flags, files } = toServerInput((documentResult as PromiseFulfilledResult<ClusterConfiguration>).value));
+      retentionMs = (flags['etcd-compaction-interval'] && parseGoDuration(flags['etcd-compaction-interval'])) || DEFAULT_RETENTION_MS;
+    } catch (err) {
+      // Not a start error of the configuration: the settings or the lock could not be had.
+      release();
+      throw err;
+    }
     let store: OpenedStore | undefined;
     try {
       store = await openStore({ persistence: this.options.persistence(), clock, retentionMs });
