@@ -1,0 +1,12 @@
+// The admission plugins KubeTab implements, by kube-apiserver name. The chain
+// orders them by ALL_ORDERED_PLUGINS whatever the order here; to add a plugin,
+// write plugins/<name>.ts exporting a factory and add one line below.
+// Names kube knows that are missing here are accepted by the flags and do
+// nothing (see chain.ts).
+
+import type { AdmissionPluginFactory } from '../types';
+import { namespaceLifecycle } from './namespace-lifecycle';
+
+export const PLUGIN_FACTORIES: Readonly<Record<string, AdmissionPluginFactory>> = {
+  NamespaceLifecycle: namespaceLifecycle,
+};

@@ -1,0 +1,44 @@
+// NamespaceLifecycle: objects can only be created in a namespace that exists
+// and is not terminating, and the built-in namespaces can never be deleted.
+// Namespaces themselves, cluster-scoped objects, deletes and access reviews
+// pass (kube's lifecycle plugin).
+
+import { errors } from '../../errors/status';
+import type { AdmissionAttributes, AdmissionContext, AdmissionPlugin } from '../types';
+
+/** default, kube-system and kube-public: kube-apiserver refuses to delete them. */
+export const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
+
+const isNamespaceKind = (attrs: AdmissionAttributes) => attrs.kind.group === '' && attrs.kind.kind === 'Namespace';
+
+// Review objects are answered without being stored; telling whether their namespace exists would leak it.
+const ACCESS_REVIEWS = new Set(['localsubjectaccessreviews', 'subjectaccessreviews', 'selfsubjectaccessreviews', 'selfsubjectrulesreviews']);
+
+async function admit(attrs: AdmissionAttributes, ctx: AdmissionContext): Promise<void> {
+  if (isNamespaceKind(attrs)) {
+    if (attrs.operation === 'DELETE' && IMMORTAL_NAMESPACES.has(attrs.name)) {
+      throw errors.forbidden({ group: '', resource: 'namespaces' }, attrs.name, 'this namespace may not be deleted');
+    }
+    return;
+  }
+  if (!attrs.namespace) return;
+  if (attrs.operation === 'DELETE') return;
+  if (attrs.resource.group === 'authorization.k8s.io' && ACCESS_REVIEWS.has(attrs.resource.resource)) return;
+  // Only a create is refused by the namespace's state (an update or connect
+  // needs the object to exist, and so its namespace).
+  if (attrs.operation !== 'CREATE') return;
+  const ns = await ctx.reader.get({ group: '', resource: 'namespaces' }, '', attrs.namespace);
+  if (!ns) throw errors.notFound({ group: '', resource: 'namespaces' }, attrs.namespace);
+  const phase = (ns['status'] as { phase?: string } | undefined)?.phase;
+  if (phase === 'Terminating' || ns.metadata?.deletionTimestamp) {
+    const message = `unable to create new content in namespace ${attrs.namespace} because it is being terminated`;
+    // kube names the object by the attributes' name here ('' for generateName).
+    throw errors.forbidden({ group: attrs.resource.group, resource: attrs.resource.resource }, attrs.name, message, [
+      { reason: 'NamespaceTerminating', message, field: 'metadata.namespace' },
+    ]);
+  }
+}
+
+export function namespaceLifecycle(): AdmissionPlugin {
+  return { name: 'NamespaceLifecycle', handles: (op) => op === 'CREATE' || op === 'UPDATE' || op === 'DELETE', admit };
+}

@@ -1,0 +1,35 @@
+// The reader admission plugins look at other objects through: the store at
+// its current revision, objects decoded to their storage version (kube's
+// plugins read through informers; reading the store directly is never stale).
+
+import type { ServerContext } from '../api/context';
+import { decode, keyFor, prefixFor } from '../api/resource-store';
+import type { KubeObject } from '../kinds/types';
+import type { AdmissionReader } from './types';
+
+export function storeReader(ctx: ServerContext): AdmissionReader {
+  return {
+    async get(gr, namespace, name) {
+      const served = ctx.registry.lookupGroupResource(gr.group, gr.resource);
+      if (!served) return undefined;
+      const kv = await ctx.store.get(keyFor(served, namespace, name));
+      return kv ? decode(ctx, served, kv) : undefined;
+    },
+    async list(gr, namespace) {
+      const served = ctx.registry.lookupGroupResource(gr.group, gr.resource);
+      if (!served) return [];
+      const range = await ctx.store.range({ prefix: prefixFor(served, namespace) });
+      return range.kvs.map((kv): KubeObject => decode(ctx, served, kv));
+    },
+  };
+}
+
+// kube's utilrand.String alphabet: no vowels (no words) and no easily confused characters.
+const ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';
+
+export function randomAlphanumerics(length: number): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(length));
+  let out = '';
+  for (const b of bytes) out += ALPHANUMS[b % ALPHANUMS.length];
+  return out;
+}

@@ -1,0 +1,114 @@
+// The bridge between the API handlers and the admission chain: one
+// AdmissionRun per request carries the request's attributes (resource,
+// namespace, name, user, dryRun, options), collects the plugins' warnings and
+// audit annotations, and hands resource-store the mutate/validate hooks it
+// calls at kube's points: mutate before the kind's prepareForCreate /
+// prepareForUpdate, validate after the kind's validation, just before the
+// object is stored.
+
+import type { ServerContext } from '../api/context';
+import type { ServedResource } from '../api/registry';
+import type { KubeObject } from '../kinds/types';
+import type { AdmissionChain } from './chain';
+import { randomAlphanumerics, storeReader } from './reader';
+import type { AdmissionAttributes, AdmissionContext, AdmissionOperation } from './types';
+
+/** The key of the chain in ServerContext.services. */
+export const ADMISSION_CHAIN = 'admission';
+
+export function admissionChainOf(ctx: ServerContext): AdmissionChain | undefined {
+  return ctx.services[ADMISSION_CHAIN] as AdmissionChain | undefined;
+}
+
+export interface AdmissionRequest {
+  readonly served: ServedResource;
+  readonly namespace: string;
+  /** The URL's name; for a POST, the body's name ('' with generateName). */
+  readonly name: string;
+  readonly subresource: string;
+  readonly dryRun: boolean;
+  readonly options?: Readonly<Record<string, unknown>>;
+  /** The kind of the request's object when it is not the resource's own (pods/binding → Binding). */
+  readonly kind?: { group: string; version: string; kind: string };
+}
+
+/** Hooks resource-store calls (WriteOptions.admission). `old` undefined means a create. */
+export interface AdmissionHooks {
+  mutate(obj: KubeObject, old: KubeObject | undefined): Promise<void>;
+  validate(obj: KubeObject, old: KubeObject | undefined): Promise<void>;
+  /** DELETE (both phases) with the stored object, after the delete's preconditions. */
+  deleting(old: KubeObject, name: string): Promise<void>;
+}
+
+export class AdmissionRun implements AdmissionHooks {
+  readonly warnings: string[] = [];
+  readonly annotations: Record<string, string> = {};
+  private readonly chain: AdmissionChain | undefined;
+  private readonly actx: AdmissionContext;
+
+  constructor(
+    private readonly ctx: ServerContext,
+    private readonly req: AdmissionRequest,
+  ) {
+    this.chain = admissionChainOf(ctx);
+    this.actx = { reader: storeReader(ctx), clock: ctx.clock, randomString: randomAlphanumerics, services: ctx.services };
+  }
+
+  attributes(operation: AdmissionOperation, object: KubeObject | undefined, oldObject: KubeObject | undefined, name?: string): AdmissionAttributes {
+    const { served } = this.req;
+    return {
+      operation,
+      resource: { group: served.group, version: served.version.name, resource: served.definition.plural },
+      subresource: this.req.subresource,
+      kind: this.req.kind ?? { group: served.group, version: served.version.name, kind: served.definition.kind },
+      namespace: this.req.namespace,
+      name: name ?? this.req.name,
+      object,
+      oldObject,
+      options: this.req.options,
+      dryRun: this.req.dryRun,
+      ...(this.ctx.user ? { user: this.ctx.user } : {}),
+      addWarning: (message) => {
+        if (!this.warnings.includes(message)) this.warnings.push(message);
+      },
+      addAuditAnnotation: (key, value) => {
+        this.annotations[key] = value;
+      },
+    };
+  }
+
+  async mutate(obj: KubeObject, old: KubeObject | undefined): Promise<void> {
+    if (!this.chain) return;
+    const name = obj.metadata?.name ?? this.req.name;
+    await this.chain.admit(this.attributes(old ? 'UPDATE' : 'CREATE', obj, old, name), this.actx);
+  }
+
+  async validate(obj: KubeObject, old: KubeObject | undefined): Promise<void> {
+    if (!this.chain) return;
+    const name = obj.metadata?.name ?? this.req.name;
+    await this.chain.validate(this.attributes(old ? 'UPDATE' : 'CREATE', obj, old, name), this.actx);
+  }
+
+  async deleting(old: KubeObject, name: string): Promise<void> {
+    if (!this.chain) return;
+    const attrs = this.attributes('DELETE', undefined, old, name);
+    await this.chain.admit(attrs, this.actx);
+    await this.chain.validate(attrs, this.actx);
+  }
+
+  /** CONNECT (exec, attach, portforward, proxy): both phases, no object. */
+  async connect(): Promise<void> {
+    if (!this.chain) return;
+    const attrs = this.attributes('CONNECT', undefined, undefined);
+    await this.chain.admit(attrs, this.actx);
+    await this.chain.validate(attrs, this.actx);
+  }
+
+  /** Both phases on a create whose object is not stored as such (pods/binding, pods/eviction, serviceaccounts/token). */
+  async create(obj: KubeObject): Promise<void> {
+    if (!this.chain) return;
+    const attrs = this.attributes('CREATE', obj, undefined, obj.metadata?.name ?? this.req.name);
+    await this.chain.admit(attrs, this.actx);
+    await this.chain.validate(attrs, this.actx);
+  }
+}
