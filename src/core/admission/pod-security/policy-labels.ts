@@ -72,9 +72,13 @@ export function policyToEvaluate(labels: Readonly<Record<string, string>> | unde
   return { policy: { enforce, audit, warn }, errors: errs };
 }
 
+export function sameVersion(a: PolicyVersion, b: PolicyVersion): boolean {
+  if (a.latest || b.latest) return a.latest === b.latest;
+  return a.minor === b.minor;
+}
+
 export function sameLevelVersion(a: LevelVersion, b: LevelVersion): boolean {
-  if (a.level !== b.level || a.version.latest !== b.version.latest) return false;
-  return a.version.latest || b.version.latest || a.version.minor === b.version.minor;
+  return a.level === b.level && sameVersion(a.version, b.version);
 }
 
 /** -1 less strict, 0 same, 1 stricter (kube's CompareLevels). */
