@@ -8,8 +8,10 @@
 // Elements are ordered field < key < value < index, then by content; that
 // order is the order of keys in a managed-fields entry's fieldsV1.
 
-import { compareStrings, compareValues, equalValues, isObject } from '../value/compare';
-import { goJsonString, goJsonValue, valueToString } from '../value/go-format';
+import { goJsonString } from '../../util/go/json-string';
+import { compareGoStrings } from '../../util/go/strings';
+import { compareValues, equalValues, isObject } from '../value/compare';
+import { goJsonValue, valueToString } from '../value/go-format';
 
 export const FIELD = 0;
 export const KEY = 1;
@@ -36,7 +38,7 @@ export function fieldElement(name: string): PathElement {
 
 /** A key element; fields are sorted by name as smd's FieldList.Sort does. */
 export function keyElement(fields: readonly KeyField[]): PathElement {
-  const key = fields.length > 1 ? [...fields].sort((a, b) => compareStrings(a.name, b.name)) : fields;
+  const key = fields.length > 1 ? [...fields].sort((a, b) => compareGoStrings(a.name, b.name)) : fields;
   return { t: KEY, key };
 }
 
@@ -53,7 +55,7 @@ function compareKeys(a: readonly KeyField[], b: readonly KeyField[]): number {
     if (i >= a.length && i >= b.length) return 0;
     if (i >= a.length) return -1;
     if (i >= b.length) return 1;
-    const c = compareStrings(a[i]!.name, b[i]!.name);
+    const c = compareGoStrings(a[i]!.name, b[i]!.name);
     if (c !== 0) return c;
     const d = compareValues(a[i]!.value, b[i]!.value);
     if (d !== 0) return d;
@@ -67,7 +69,7 @@ export function compareElements(a: PathElement, b: PathElement): number {
       const x = a.name;
       const y = (b as { name: string }).name;
       if (x === y) return 0;
-      return compareStrings(x, y);
+      return compareGoStrings(x, y);
     }
     case KEY:
       return compareKeys(a.key, (b as { key: readonly KeyField[] }).key);
@@ -131,7 +133,7 @@ export function serializeElement(pe: PathElement): string {
     case FIELD:
       return 'f:' + pe.name;
     case KEY:
-      return 'k:{' + pe.key.map((f) => goJsonString(f.name, false) + ':' + goJsonValue(f.value)).join(',') + '}';
+      return 'k:{' + pe.key.map((f) => goJsonString(f.name, 'json-iterator-plain') + ':' + goJsonValue(f.value)).join(',') + '}';
     case VALUE:
       return 'v:' + goJsonValue(pe.value);
     default:

@@ -7,7 +7,7 @@
 import type { Managed } from './managed';
 import { unixSeconds } from './managed';
 import { buildManagerIdentifier } from './identifier';
-import { compareStrings } from '../value/compare';
+import { compareGoStrings } from '../../util/go/strings';
 
 export const MAX_UPDATE_MANAGERS = 10;
 export const OLD_UPDATES_MANAGER = 'ancient-changes';
@@ -21,7 +21,7 @@ export function capUpdateManagers(managed: Managed, max = MAX_UPDATE_MANAGERS): 
     const as = unixSeconds(managed.times.get(a));
     const bs = unixSeconds(managed.times.get(b));
     if (as !== bs) return as < bs ? -1 : 1;
-    return compareStrings(a, b);
+    return compareGoStrings(a, b);
   });
 
   const versionToFirstManager = new Map<string, string>();

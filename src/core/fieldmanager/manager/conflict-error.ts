@@ -11,8 +11,8 @@
 import { StatusError, type StatusCause } from '../../errors/status';
 import { pathString, type Path } from '../fieldpath/element';
 import type { Conflict } from '../merge/conflict';
-import { compareStrings } from '../value/compare';
-import { goQuote } from '../value/go-format';
+import { goQuote } from '../../util/go/quote';
+import { compareGoStrings } from '../../util/go/strings';
 import { parseManagerIdentifier } from './identifier';
 
 /** printManager: `"name"`, `"name" using apps/v1`, `"name" with subresource "status" using v1`. */
@@ -41,7 +41,7 @@ export function conflictMessage(conflicts: readonly Conflict[]): string {
     else byManager.set(c.manager, [c.path]);
   }
   const lines: string[] = [];
-  for (const manager of [...byManager.keys()].sort(compareStrings)) {
+  for (const manager of [...byManager.keys()].sort(compareGoStrings)) {
     lines.push(`conflicts with ${printManager(manager)}:`);
     for (const path of byManager.get(manager)!) lines.push(`- ${pathString(path)}`);
   }

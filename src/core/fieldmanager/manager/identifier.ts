@@ -4,7 +4,7 @@
 // versions; an Update identifier has one, so an updater using two versions
 // has two entries. The subresource always distinguishes entries.
 
-import { goJsonString } from '../value/go-format';
+import { goJsonString } from '../../util/go/json-string';
 
 export type Operation = 'Apply' | 'Update';
 
@@ -18,10 +18,10 @@ export interface ManagerInfo {
 /** json.Marshal of a ManagedFieldsEntry with only manager, operation, apiVersion and subresource (omitempty). */
 export function buildManagerIdentifier(info: ManagerInfo): string {
   const parts: string[] = [];
-  if (info.manager) parts.push(`"manager":${goJsonString(info.manager, true)}`);
-  if (info.operation) parts.push(`"operation":${goJsonString(info.operation, true)}`);
-  if (info.apiVersion && info.operation !== 'Apply') parts.push(`"apiVersion":${goJsonString(info.apiVersion, true)}`);
-  if (info.subresource) parts.push(`"subresource":${goJsonString(info.subresource, true)}`);
+  if (info.manager) parts.push(`"manager":${goJsonString(info.manager, 'json-iterator')}`);
+  if (info.operation) parts.push(`"operation":${goJsonString(info.operation, 'json-iterator')}`);
+  if (info.apiVersion && info.operation !== 'Apply') parts.push(`"apiVersion":${goJsonString(info.apiVersion, 'json-iterator')}`);
+  if (info.subresource) parts.push(`"subresource":${goJsonString(info.subresource, 'json-iterator')}`);
   return '{' + parts.join(',') + '}';
 }
 

@@ -6,7 +6,7 @@
 import type { ManagedFieldsEntry } from '../../kinds/types';
 import { fromFieldsV1, FieldsV1Error, toFieldsV1 } from '../fieldpath/fields-v1';
 import type { ManagedFieldSets } from '../merge/updater';
-import { compareStrings } from '../value/compare';
+import { compareGoStrings } from '../../util/go/strings';
 import { buildManagerIdentifier, parseManagerIdentifier } from './identifier';
 
 /** Field sets by manager identifier, with each entry's time (RFC 3339, or undefined when the entry has none). */
@@ -88,12 +88,12 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
 /** sortEncodedManagedFields. */
 export function sortManagedFields(entries: ManagedFieldsEntry[]): ManagedFieldsEntry[] {
   return entries.sort((p, q) => {
-    if (p.operation !== q.operation) return compareStrings(p.operation ?? '', q.operation ?? '');
+    if (p.operation !== q.operation) return compareGoStrings(p.operation ?? '', q.operation ?? '');
     const ps = unixSeconds(p.time);
     const qs = unixSeconds(q.time);
     if (ps !== qs) return ps < qs ? -1 : 1;
-    if (p.manager !== q.manager) return compareStrings(p.manager ?? '', q.manager ?? '');
-    if (p.apiVersion !== q.apiVersion) return compareStrings(p.apiVersion ?? '', q.apiVersion ?? '');
-    return compareStrings(p.subresource ?? '', q.subresource ?? '');
+    if (p.manager !== q.manager) return compareGoStrings(p.manager ?? '', q.manager ?? '');
+    if (p.apiVersion !== q.apiVersion) return compareGoStrings(p.apiVersion ?? '', q.apiVersion ?? '');
+    return compareGoStrings(p.subresource ?? '', q.subresource ?? '');
   });
 }

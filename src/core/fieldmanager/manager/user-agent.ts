@@ -5,7 +5,8 @@
 // explicitly for most commands (kubectl-create, kubectl-edit, kubectl, …).
 // An empty result is recorded as "unknown" by the field manager.
 
-import { isGoPrintable } from '../value/go-format';
+import { isGoPrint } from '../../util/go/quote';
+import { utf8Length } from '../../util/go/strings';
 import { FIELD_MANAGER_MAX_LENGTH } from './validation';
 
 export function defaultFieldManager(userAgent: string | null): string {
@@ -13,8 +14,8 @@ export function defaultFieldManager(userAgent: string | null): string {
   let out = '';
   let bytes = 0;
   for (const ch of product) {
-    if (!isGoPrintable(ch)) continue;
-    const n = new TextEncoder().encode(ch).length;
+    if (!isGoPrint(ch.codePointAt(0)!)) continue;
+    const n = utf8Length(ch);
     if (bytes + n > FIELD_MANAGER_MAX_LENGTH) break;
     out += ch;
     bytes += n;

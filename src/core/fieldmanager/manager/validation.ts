@@ -7,15 +7,12 @@
 
 import { fieldErrors, type FieldError } from '../../errors/field-errors';
 import type { ManagedFieldsEntry } from '../../kinds/types';
-import { isGoPrintable } from '../value/go-format';
+import { isGoPrint } from '../../util/go/quote';
+import { utf8Length } from '../../util/go/strings';
 
 export const FIELD_MANAGER_MAX_LENGTH = 128;
 /** apimachinery's MaxSubresourceNameLength. */
 export const MAX_SUBRESOURCE_NAME_LENGTH = 256;
-
-function utf8Length(s: string): number {
-  return new TextEncoder().encode(s).length;
-}
 
 /** ValidateFieldManager: at most 128 bytes, printable characters only. */
 export function validateFieldManager(fieldManager: string, path = 'fieldManager'): FieldError[] {
@@ -23,7 +20,7 @@ export function validateFieldManager(fieldManager: string, path = 'fieldManager'
   if (utf8Length(fieldManager) > FIELD_MANAGER_MAX_LENGTH) errs.push(fieldErrors.tooLong(path, FIELD_MANAGER_MAX_LENGTH));
   let offset = 0;
   for (const ch of fieldManager) {
-    if (!isGoPrintable(ch)) {
+    if (!isGoPrint(ch.codePointAt(0)!)) {
       const code = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
       errs.push(fieldErrors.invalid(path, fieldManager, `invalid character U+${code} (at position ${offset})`));
     }

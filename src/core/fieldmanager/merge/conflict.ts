@@ -3,7 +3,7 @@
 
 import type { Path } from '../fieldpath/element';
 import type { FieldSet } from '../fieldpath/set';
-import { compareStrings } from '../value/compare';
+import { compareGoStrings } from '../../util/go/strings';
 
 export interface Conflict {
   /** The manager identifier (JSON of manager, operation, apiVersion, subresource). */
@@ -21,7 +21,7 @@ export class ConflictsError extends Error {
 /** ConflictsFromManagers: every owned path of every manager, managers in identifier order. */
 export function conflictsFromManagers(sets: ReadonlyMap<string, FieldSet>): Conflict[] {
   const out: Conflict[] = [];
-  for (const manager of [...sets.keys()].sort(compareStrings)) {
+  for (const manager of [...sets.keys()].sort(compareGoStrings)) {
     sets.get(manager)!.iterate((path) => out.push({ manager, path }));
   }
   return out;

@@ -5,7 +5,7 @@
 import { keyElement, valueElement, type KeyField, type PathElement } from '../fieldpath/element';
 import type { ListAtom } from '../schema/atom';
 import { isObject } from '../value/compare';
-import { goQuote } from '../value/go-format';
+import { goQuote } from '../../util/go/quote';
 
 export class ListItemError extends Error {}
 

@@ -7,6 +7,8 @@
 // JS numbers give the same answers. Types rank: numbers < strings < booleans
 // < lists < maps < null.
 
+import { compareGoStrings } from '../../util/go/strings';
+
 /** A JSON value as decoded from a request body or stored object. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -36,27 +38,6 @@ function rank(v: unknown): number {
   }
 }
 
-/**
- * Go's strings.Compare on UTF-8 bytes. UTF-16 code units order like code
- * points except that surrogates (characters above U+FFFF) must sort after
- * U+E000–U+FFFF, which is what UTF-8 byte order does.
- */
-export function compareStrings(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = a.length < b.length ? a.length : b.length;
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) {
-      const xs = x >= 0xd800 && x <= 0xdfff;
-      const ys = y >= 0xd800 && y <= 0xdfff;
-      if (xs !== ys) return xs ? 1 : -1;
-      return x < y ? -1 : 1;
-    }
-  }
-  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
-}
-
 /** value.Compare: -1, 0 or 1. */
 export function compareValues(a: unknown, b: unknown): number {
   const ra = rank(a);
@@ -66,7 +47,7 @@ export function compareValues(a: unknown, b: unknown): number {
     case 0:
       return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
     case 1:
-      return compareStrings(a as string, b as string);
+      return compareGoStrings(a as string, b as string);
     case 2:
       return a === b ? 0 : a ? 1 : -1;
     case 3: {
@@ -92,7 +73,7 @@ function compareMaps(a: Record<string, unknown>, b: Record<string, unknown>): nu
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   if (ka.length === 0 && kb.length === 0) return 0;
-  const keys = [...new Set([...ka, ...kb])].sort(compareStrings);
+  const keys = [...new Set([...ka, ...kb])].sort(compareGoStrings);
   let i = 0;
   for (const key of keys) {
     let c: number;

@@ -2,8 +2,8 @@
 // field paths.
 
 import { describe, expect, it } from 'vitest';
-import { compareStrings, compareValues, equalValues } from './compare';
-import { goFormatFloat, goJsonString, goJsonValue, goQuote, valueToString, smdValueSyntax, smdValuePlain } from './go-format';
+import { compareValues, equalValues } from './compare';
+import { goJsonValue, goPlain, goSyntax, valueToString, smdValueSyntax, smdValuePlain } from './go-format';
 
 describe('compareValues (value.Compare)', () => {
   it('ranks numbers < strings < booleans < lists < maps < null', () => {
@@ -20,7 +20,7 @@ describe('compareValues (value.Compare)', () => {
 
   it('compares strings as Go does (UTF-8 bytes), not as UTF-16 units', () => {
     // U+FF61 is one UTF-16 unit, U+1F600 two surrogates; in UTF-8 the emoji sorts after.
-    expect(compareStrings('\uff61', '\u{1f600}')).toBe(-1);
+    expect(compareValues('\uff61', '\u{1f600}')).toBe(-1);
     expect('\uff61' < '\u{1f600}').toBe(false);
   });
 
@@ -33,14 +33,6 @@ describe('compareValues (value.Compare)', () => {
 });
 
 describe('Go printing', () => {
-  it('goQuote is strconv.Quote', () => {
-    expect(goQuote('a"b\\c')).toBe('"a\\"b\\\\c"');
-    expect(goQuote('tab\there\n')).toBe('"tab\\there\\n"');
-    expect(goQuote('\x01\x7f')).toBe('"\\x01\\x7f"');
-    expect(goQuote('héllo ✓')).toBe('"héllo ✓"');
-    expect(goQuote('\u2028')).toBe('"\\u2028"');
-  });
-
   it('valueToString renders keys and set members as in field paths', () => {
     expect(valueToString('web')).toBe('"web"');
     expect(valueToString(80)).toBe('80');
@@ -48,18 +40,20 @@ describe('Go printing', () => {
     expect(valueToString(true)).toBe('true');
     expect(valueToString(null)).toBe('null');
     expect(valueToString([1, 'a'])).toBe('[1,"a"]');
+    expect(valueToString('tab\t"')).toBe('"tab\\t\\""');
+    expect(valueToString({ b: 2, a: 'x' })).toBe('a="x"b=2');
+    expect(valueToString(1234567.5)).toBe('1.2345675e+06');
   });
 
-  it('goFormatFloat is %v of a float64', () => {
-    expect(goFormatFloat(1.5)).toBe('1.5');
-    expect(goFormatFloat(1234567.5)).toBe('1.2345675e+06');
-    expect(goFormatFloat(0.00001)).toBe('1e-05');
-    expect(goFormatFloat(0.0001)).toBe('0.0001');
+  it('goPlain and goSyntax are fmt\'s %v and %#v of unstructured values', () => {
+    expect(goPlain(null)).toBe('<nil>');
+    expect(goPlain([1, 'a b', 0.00001, { z: true, a: null }])).toBe('[1 a b 1e-05 map[a:<nil> z:true]]');
+    expect(goSyntax(null)).toBe('interface {}(nil)');
+    expect(goSyntax({ 'k"': ['x', 2.5], a: {} })).toBe('map[string]interface {}{"a":map[string]interface {}{}, "k\\"":[]interface {}{"x", 2.5}}');
   });
 
   it('JSON in k: and v: escapes HTML in values, not in key names; control characters as \\u00XX', () => {
     expect(goJsonValue('<&>')).toBe('"\\u003c\\u0026\\u003e"');
-    expect(goJsonString('<&>', false)).toBe('"<&>"');
     expect(goJsonValue('\b\f\n')).toBe('"\\u0008\\u000c\\n"');
     expect(goJsonValue({ b: 1, a: [true, null] })).toBe('{"a":[true,null],"b":1}');
   });
