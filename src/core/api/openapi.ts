@@ -1,13 +1,17 @@
 // /openapi/v3 and /openapi/v3/<group-version path>, rendered from the served
 // resources and their schemas, cached until the set of served resources
-// changes (a CRD is added or removed).
+// changes (a CRD is added or removed). /openapi/v2 is the same group-version
+// documents converted to one Swagger 2.0 document (./openapi/).
 
 import { errors } from '../errors/status';
 import type { ResourceDefinition } from '../kinds/types';
 import { documentHash, openAPIPath, renderGroupVersionDocument, renderOpenAPIDiscovery } from '../schema/openapi';
 import type { ServerContext } from './context';
 import { encodeJson } from './media';
+import type { GroupVersionSource } from './openapi/swagger-document';
+import { handleOpenApiV2 } from './openapi/v2-handler';
 import { textResponse } from './respond';
+import { isRef } from '../schema/types';
 
 interface Rendered {
   generation: number;
@@ -15,6 +19,8 @@ interface Rendered {
   texts: Map<string, string>;
   hashes: Map<string, string>;
   index: string;
+  /** The group-version documents with their group-versions, for /openapi/v2. */
+  sources: GroupVersionSource[];
 }
 
 let cache: WeakMap<ServerContext, Rendered> = new WeakMap();
@@ -24,12 +30,15 @@ async function render(ctx: ServerContext): Promise<Rendered> {
   if (cached && cached.generation === ctx.registry.generation) return cached;
   const generation = ctx.registry.generation;
   const documents = new Map<string, Record<string, unknown>>();
+  const sources: GroupVersionSource[] = [];
   for (const group of ctx.registry.groups()) {
     for (const version of group.versions) {
       const served = ctx.registry.resourcesIn(group.name, version);
       const definitions: ResourceDefinition[] = served.map((s) => s.definition);
       const gv = { group: group.name, version };
-      documents.set(openAPIPath(gv), renderGroupVersionDocument(gv, definitions));
+      const document = renderGroupVersionDocument(gv, definitions);
+      documents.set(openAPIPath(gv), document);
+      sources.push({ group: group.name, version, document, builtin: served.some((s) => isRef(s.version.schema)) });
     }
   }
   const texts = new Map<string, string>();
@@ -39,7 +48,7 @@ async function render(ctx: ServerContext): Promise<Rendered> {
     hashes.set(path, await documentHash(doc));
   }
   const index = encodeJson(await renderOpenAPIDiscovery(documents), false);
-  const rendered = { generation, documents, texts, hashes, index };
+  const rendered = { generation, documents, texts, hashes, index, sources };
   cache.set(ctx, rendered);
   return rendered;
 }
@@ -52,6 +61,8 @@ export async function handleOpenApi(ctx: ServerContext, request: Request, url: U
   const method = request.method.toUpperCase();
   if (method !== 'GET' && method !== 'HEAD') throw errors.methodNotAllowedOnPath();
   const path = url.pathname.replace(/\/+$/, '');
+  // Registered as an exact path in kube (no trailing-slash form).
+  if (url.pathname === '/openapi/v2') return handleOpenApiV2(ctx, request, async (c) => (await render(c)).sources);
   if (path === '/openapi/v3') {
     const rendered = await render(ctx);
     return textResponse(rendered.index, 200, 'application/json');
