@@ -24,13 +24,16 @@ import { handlePatch } from './handlers/patch';
 import { bootstrapCluster } from './bootstrap';
 import { handleOpenApi } from './openapi';
 import { subresourceHandlers, virtualHandlers } from './custom';
-import { startControllers, type RunningControllers } from '../controllers';
+import { KUBEADM_CONTROLLERS, startControllers, type RunningControllers } from '../controllers';
 // Custom resources: the customresourcedefinitions resource and the controller that serves CRDs.
 import { installCustomResources, withCustomResourceDefinitions } from '../crd';
 // Access control: authentication, impersonation, authorization, audit, RBAC (src/core/api/access).
 import { admit, beginAudit, newAuditId, handleIssuerDiscovery, JWKS_PATH, OPENID_CONFIGURATION_PATH, createAccessControl, handleAuditEndpoint, internalClientFor, loadAccessConfig, type InternalClient, reconcileBootstrapPolicy, withRbacWriteChecks, AUDIT_PATH, handleTestIssuer, isTestIssuerPath } from './access';
 import type { UserInfo } from '../auth/types';
 import { toStatusError } from './respond';
+// The admission chain (src/core/admission), handed to the handlers through ctx.services.
+import { createAdmissionChain } from '../admission/chain';
+import { ADMISSION_CHAIN } from '../admission/request';
 // Service ClusterIP / NodePort allocation, following the stored Services.
 import { createServiceAllocator, SERVICE_ALLOCATOR } from '../kinds/builtin/core/services/store-allocator';
 
@@ -74,6 +77,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   // the RBAC kinds refuse privilege escalation whatever the authorizer.
   const builtins = withRbacWriteChecks(withCustomResourceDefinitions(builtinResources({ featureGates: featureGates.all() })), () => access);
   const registry = new ResourceRegistry(builtins, flags['runtime-config']);
+  // --enable-admission-plugins / --disable-admission-plugins: unknown names are start-up errors.
+  const admissionChain = createAdmissionChain(flags);
   const ctx: ServerContext = {
     store: options.store,
     clock,
@@ -84,7 +89,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     host: options.host,
     maxWatchSeconds: options.maxWatchSeconds ?? 3600,
     retentionMs: parseDuration(flags['etcd-compaction-interval'], DEFAULT_RETENTION_MS),
-    services: { [SERVICE_ALLOCATOR]: createServiceAllocator(options.store, flags) },
+    services: { [SERVICE_ALLOCATOR]: createServiceAllocator(options.store, flags), [ADMISSION_CHAIN]: admissionChain },
     startedAt: clock.now(),
     access,
   };
@@ -109,7 +114,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     .then(async () => {
       // The controllers are clients of this server, as kube-controller-manager is of kube-apiserver,
       // each with the identity kube gives it (its service account in kube-system).
-      const enabled = options.controllers ?? ['*'];
+      const enabled = options.controllers ?? KUBEADM_CONTROLLERS;
       if (enabled.length > 0) {
         const send = (request: Request) => serve(request, internalClientFor(request.headers.get('user-agent')));
         controllers = startControllers({ send, clock, enabled, ...(options.log ? { log: options.log } : {}) });

@@ -8,11 +8,16 @@ import { selectControllers, startControllers, CONTROLLER_NAMES } from './index';
 let ts: TestServer | undefined;
 afterEach(async () => ts?.close());
 
+// kube-controller-manager's ControllersDisabledByDefault (and kubeadm's cluster-info, KubeTab's own) stay out of '*'.
+const OFF_BY_DEFAULT = ['bootstrap-signer-controller', 'token-cleaner-controller', 'kubeadm-cluster-info'];
+const ON_BY_DEFAULT = CONTROLLER_NAMES.filter((n) => !OFF_BY_DEFAULT.includes(n));
+
 describe('selectControllers', () => {
   it.each([
-    [undefined, CONTROLLER_NAMES],
-    [['*'], CONTROLLER_NAMES],
-    [['*', '-garbagecollector'], CONTROLLER_NAMES.filter((n) => n !== 'garbage-collector-controller')],
+    [undefined, ON_BY_DEFAULT],
+    [['*'], ON_BY_DEFAULT],
+    [['*', '-garbagecollector'], ON_BY_DEFAULT.filter((n) => n !== 'garbage-collector-controller')],
+    [['tokencleaner', 'bootstrap-signer-controller'], ['bootstrap-signer-controller', 'token-cleaner-controller']],
     [['namespace', 'serviceaccount-controller'], ['namespace-controller', 'serviceaccount-controller']],
     [['-namespace-controller'], []],
     [['no-such-controller'], []],

@@ -4,8 +4,16 @@
 // `send`, with list + watch, and never blocks a request.
 //
 // Names follow kube-controller-manager's --controllers flag: `enabled` lists
-// controller names (or their short aliases), '*' for all, '-name' to leave
-// one out; absent means all.
+// controller names (or their short aliases), '*' for all that are on by
+// default, '-name' to leave one out; absent means '*'. As in kube, the
+// bootstrap signer and the token cleaner are off by default (and so is
+// KubeTab's stand-in for kubeadm's cluster-info); KubeTab's hosts run
+// KUBEADM_CONTROLLERS, the set a kubeadm cluster runs (docs/decisions/0190).
+//
+// Each kube-controller-manager controller acts as its own service account
+// (--use-service-account-credentials, which kubeadm sets): the account is
+// created in kube-system when the controller starts, as kube's client
+// builder does, and the controller's requests carry its name.
 
 import type { Clock } from '../clock';
 import { ApiClient, type Send } from './client/api-client';
@@ -20,6 +28,11 @@ import { bootstrapController, BOOTSTRAP_CONTROLLER, type BootstrapOptions } from
 import { podTerminationController, POD_TERMINATION_CONTROLLER } from './pod-termination/pod-termination-controller';
 import { schedulerController, SCHEDULER_CONTROLLER } from './scheduler/scheduler-controller';
 import { clusterRoleAggregationController, CLUSTERROLE_AGGREGATION_CONTROLLER } from './clusterrole-aggregation/clusterrole-aggregation-controller';
+import { tokenCleanerController, TOKEN_CLEANER_CONTROLLER } from './token-cleaner/token-cleaner-controller';
+import { bootstrapSignerController, BOOTSTRAP_SIGNER_CONTROLLER } from './bootstrap-signer/bootstrap-signer-controller';
+import { clusterInfoController, CLUSTER_INFO_CONTROLLER, type ClusterInfoOptions } from './kubeadm/cluster-info';
+import { DEFAULT_ENDPOINT } from './bootstrap/bootstrap-controller';
+import { ensureServiceAccounts } from './runtime/controller-service-accounts';
 
 export interface StartControllersOptions {
   /** The server, authenticated as the identity the controllers run as. */
@@ -35,7 +48,14 @@ export interface StartControllersOptions {
   readonly rootCA?: RootCAOptions;
   /** kube-apiserver's bootstrap objects: addresses and names. */
   readonly bootstrap?: BootstrapOptions;
+  /** kubeadm's cluster-info ConfigMap: the server URL and CA it names. */
+  readonly clusterInfo?: ClusterInfoOptions;
+  /** How often controllers waiting for a time of the Clock re-read it (default 1 s; tests pass less). */
+  readonly clockPollMs?: number;
 }
+
+/** The controllers of a kubeadm cluster: kube-controller-manager --controllers=*,bootstrapsigner,tokencleaner, and kubeadm's cluster-info. */
+export const KUBEADM_CONTROLLERS: readonly string[] = Object.freeze(['*', 'bootstrapsigner', 'tokencleaner', CLUSTER_INFO_CONTROLLER]);
 
 export interface RunningControllers {
   /** Stops every controller and its watches. */
@@ -49,7 +69,9 @@ interface Registration {
   readonly aliases: readonly string[];
   /** kube-controller-manager's service account the controller acts as (for its User-Agent). */
   readonly serviceAccount?: string;
-  readonly component: 'kube-controller-manager' | 'kube-apiserver' | 'kube-scheduler' | 'kubelet';
+  readonly component: 'kube-controller-manager' | 'kube-apiserver' | 'kube-scheduler' | 'kubelet' | 'kubeadm';
+  /** Left out of '*' (kube's ControllersDisabledByDefault); named explicitly to run. */
+  readonly disabledByDefault?: boolean;
   readonly factory: (ctx: ControllerContext, options: StartControllersOptions) => Controller;
 }
 
@@ -70,18 +92,49 @@ const REGISTRY: readonly Registration[] = [
     component: 'kube-controller-manager',
     factory: (ctx) => clusterRoleAggregationController(ctx),
   },
+  {
+    name: BOOTSTRAP_SIGNER_CONTROLLER,
+    aliases: ['bootstrapsigner'],
+    serviceAccount: 'bootstrap-signer',
+    component: 'kube-controller-manager',
+    disabledByDefault: true,
+    factory: (ctx, o) => bootstrapSignerController(ctx, o.clockPollMs !== undefined ? { clockPollMs: o.clockPollMs } : {}),
+  },
+  {
+    name: TOKEN_CLEANER_CONTROLLER,
+    aliases: ['tokencleaner'],
+    serviceAccount: 'token-cleaner',
+    component: 'kube-controller-manager',
+    disabledByDefault: true,
+    factory: (ctx, o) => tokenCleanerController(ctx, o.clockPollMs !== undefined ? { clockPollMs: o.clockPollMs } : {}),
+  },
+  // What kubeadm init leaves in kube-public for joining nodes (docs/decisions/0190).
+  {
+    name: CLUSTER_INFO_CONTROLLER,
+    aliases: [],
+    component: 'kubeadm',
+    disabledByDefault: true,
+    factory: (ctx, o) => {
+      const endpoint = { ...DEFAULT_ENDPOINT, ...o.bootstrap };
+      return clusterInfoController(ctx, {
+        ...o.clusterInfo,
+        server: o.clusterInfo?.server ?? `https://${endpoint.advertiseAddress}:${endpoint.securePort}`,
+        ...(!o.clusterInfo?.certificate && o.rootCA?.certificate ? { certificate: o.rootCA.certificate } : {}),
+      });
+    },
+  },
 ];
 
 export const CONTROLLER_NAMES: readonly string[] = REGISTRY.map((r) => r.name);
 
 /** Which registrations --controllers-style names select. */
 export function selectControllers(enabled: readonly string[] | undefined): string[] {
-  if (!enabled) return [...CONTROLLER_NAMES];
+  const list = enabled ?? ['*'];
   const canonical = (n: string) => REGISTRY.find((r) => r.name === n || r.aliases.includes(n))?.name;
   const on = new Set<string>();
   const off = new Set<string>();
-  for (const entry of enabled) {
-    if (entry === '*') CONTROLLER_NAMES.forEach((n) => on.add(n));
+  for (const entry of list) {
+    if (entry === '*') REGISTRY.filter((r) => !r.disabledByDefault).forEach((r) => on.add(r.name));
     else if (entry.startsWith('-')) {
       const n = canonical(entry.slice(1));
       if (n) off.add(n);
@@ -105,6 +158,14 @@ export function startControllers(options: StartControllersOptions): RunningContr
   const informers = new SharedInformers(root, activity, log);
   const selected = new Set(selectControllers(options.enabled));
   const running: Controller[] = [];
+  // kube's client builder: each controller's service account exists in kube-system once it starts.
+  const accounts = REGISTRY.filter((r) => selected.has(r.name) && r.component === 'kube-controller-manager' && r.serviceAccount).map((r) => r.serviceAccount!);
+  const clientBuilder = ensureServiceAccounts(
+    root.withUserAgent('kube-controller-manager/v1.32.0 (kubetab) kubernetes/kubetab/kube-controller-manager'),
+    activity,
+    accounts,
+    (message) => log(`client builder: ${message}`),
+  );
   for (const r of REGISTRY) {
     if (!selected.has(r.name)) continue;
     const ctx: ControllerContext = {
@@ -123,6 +184,7 @@ export function startControllers(options: StartControllersOptions): RunningContr
     stop() {
       stopped ??= (async () => {
         await Promise.all(running.map((c) => c.stop()));
+        await clientBuilder.stop();
         await informers.stop();
       })();
       return stopped;
@@ -134,3 +196,4 @@ export function startControllers(options: StartControllersOptions): RunningContr
 export type { Send } from './client/api-client';
 export type { RootCAOptions } from './root-ca/root-ca-publisher';
 export type { BootstrapOptions } from './bootstrap/bootstrap-controller';
+export type { ClusterInfoOptions } from './kubeadm/cluster-info';

@@ -15,7 +15,8 @@
 // precondition); the next expiry tells when to look again.
 
 import { CompactSign } from 'jose';
-import { isBootstrapSecretExpired, BOOTSTRAP_TOKEN_SECRET_TYPE } from '../authn/bootstrap-token';
+import { BOOTSTRAP_TOKEN_SECRET_TYPE } from '../authn/bootstrap-token';
+import { tokenExpiration } from './expiration';
 import { secretString } from '../authn/secret-data';
 import type { KubeObject } from '../../kinds/types';
 
@@ -37,7 +38,7 @@ export function signingToken(secret: KubeObject, now: number): { tokenId: string
   if (!tokenId || name.slice(SECRET_NAME_PREFIX.length) !== tokenId) return undefined;
   const tokenSecret = secretString(secret, 'token-secret');
   if (!tokenSecret) return undefined;
-  if (isBootstrapSecretExpired(secret, now)) return undefined;
+  if (tokenExpiration(secret, now).expired) return undefined;
   if (secretString(secret, 'usage-bootstrap-signing') !== 'true') return undefined;
   return { tokenId, tokenSecret };
 }
@@ -91,12 +92,12 @@ export function tokenCleanerPlan(secrets: readonly KubeObject[], now: number): {
   for (const s of secrets) {
     if (s.type !== BOOTSTRAP_TOKEN_SECRET_TYPE) continue;
     if (meta(s).namespace && meta(s).namespace !== 'kube-system') continue;
-    if (isBootstrapSecretExpired(s, now)) {
+    const { expired, at } = tokenExpiration(s, now);
+    if (expired) {
       del.push({ name: meta(s).name ?? '', uid: meta(s).uid ?? '' });
       continue;
     }
-    const exp = Date.parse(secretString(s, 'expiration'));
-    if (!Number.isNaN(exp) && (next === undefined || exp < next)) next = exp;
+    if (at !== undefined && (next === undefined || at < next)) next = at;
   }
   return next === undefined ? { delete: del } : { delete: del, nextCheckAt: next };
 }

@@ -3,6 +3,7 @@
 
 import { startTestServer, type TestServer } from '../../../test-support/api-harness';
 import { startControllers, type RunningControllers, type StartControllersOptions } from '../index';
+import { identityForUserAgent } from '../../api/access/internal-identities';
 
 export interface ControllerTestBed {
   readonly ts: TestServer;
@@ -13,11 +14,21 @@ export interface ControllerTestBed {
   close(): Promise<void>;
 }
 
-export async function startControllerTestBed(options: Partial<Omit<StartControllersOptions, 'send' | 'clock'>> = {}): Promise<ControllerTestBed> {
+export interface TestBedOptions extends Partial<Omit<StartControllersOptions, 'send' | 'clock'>> {
+  /**
+   * Serve each controller request as the identity the server gives its own
+   * clients (from the User-Agent, as the hosts do) instead of with no user;
+   * needed where a controller writes RBAC objects.
+   */
+  readonly asInternalClients?: boolean;
+}
+
+export async function startControllerTestBed(testOptions: TestBedOptions = {}): Promise<ControllerTestBed> {
+  const { asInternalClients, ...options } = testOptions;
   const ts = await startTestServer();
   const logs: string[] = [];
   const controllers = startControllers({
-    send: (r) => ts.server.handle(r),
+    send: (r) => (asInternalClients ? ts.server.handleAs(r, identityForUserAgent(r.headers.get('user-agent'))) : ts.server.handle(r)),
     clock: ts.clock,
     log: (m) => logs.push(m),
     bootstrap: { leaseRenewIntervalMs: 0, ...options.bootstrap },
