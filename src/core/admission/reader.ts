@@ -21,6 +21,13 @@ export function storeReader(ctx: ServerContext): AdmissionReader {
       const range = await ctx.store.range({ prefix: prefixFor(served, namespace) });
       return range.kvs.map((kv): KubeObject => decode(ctx, served, kv));
     },
+    resourceForKind(apiVersion, kind) {
+      const slash = apiVersion.indexOf('/');
+      const group = slash < 0 ? '' : apiVersion.slice(0, slash);
+      const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
+      const served = ctx.registry.lookupKind(group, version, kind);
+      return served ? { group: served.group, resource: served.definition.plural, namespaced: served.definition.namespaced } : undefined;
+    },
   };
 }
 

@@ -112,3 +112,15 @@ export class AdmissionRun implements AdmissionHooks {
     await this.chain.validate(attrs, this.actx);
   }
 }
+
+/** The CreateOptions/UpdateOptions/PatchOptions admission plugins see (attributes' options). */
+export function writeOptionsObject(
+  kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions',
+  options: { readonly dryRun: boolean; readonly fieldManager?: string; readonly fieldValidation?: string; readonly force?: boolean },
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { kind, apiVersion: 'meta.k8s.io/v1' };
+  if (options.dryRun) out['dryRun'] = ['All'];
+  if (options.fieldManager) out['fieldManager'] = options.fieldManager;
+  if (options.force !== undefined) out['force'] = options.force;
+  return out;
+}

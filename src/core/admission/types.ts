@@ -58,6 +58,8 @@ export interface AdmissionReader {
   get(resource: { group: string; resource: string }, namespace: string, name: string): Promise<KubeObject | undefined>;
   /** All objects of a resource, in one namespace or (namespace '') across all. */
   list(resource: { group: string; resource: string }, namespace: string): Promise<KubeObject[]>;
+  /** The served resource of a kind (a policy's paramKind), undefined when the kind is not served. */
+  resourceForKind?(apiVersion: string, kind: string): { group: string; resource: string; namespaced: boolean } | undefined;
 }
 
 /** What the chain hands every plugin besides the attributes. */

@@ -10,11 +10,11 @@ import type { KubeObject } from '../kinds/types';
 import type { RequestScope, ServerContext } from './context';
 import { checkTypeMeta, prepareDecoded } from './decode-object';
 import { fieldManagerSchema } from './field-management';
-import { admitNamespace } from './namespace-lifecycle';
+import { AdmissionRun, writeOptionsObject } from '../admission/request';
 import { cloneObject } from './object-codec';
 import { reconcileNamespace } from './object-meta';
 import { strategyContext, toRequestVersion, updateObject } from './resource-store';
-import { objectResponse } from './respond';
+import { objectResponse, warningHeaders } from './respond';
 import { mergeSubresourceUpdate, preserveSubresourceFields, statusSubresource } from './subresources';
 import type { WriteQueryOptions } from './write-options';
 
@@ -26,6 +26,14 @@ export async function serverSideApply(ctx: ServerContext, scope: RequestScope, b
   const manager = options.fieldManager!;
   const sctx = strategyContext(ctx, served, subresource, options.dryRun);
   const defaulter = (obj: KubeObject) => served.definition.strategy.default?.(obj, sctx);
+  const admission = new AdmissionRun(ctx, {
+    served,
+    namespace: route.namespace,
+    name: route.name,
+    subresource,
+    dryRun: options.dryRun,
+    options: writeOptionsObject('PatchOptions', options),
+  });
   const result = await updateObject(
     ctx,
     served,
@@ -35,7 +43,6 @@ export async function serverSideApply(ctx: ServerContext, scope: RequestScope, b
       // Apply creates the object when it does not exist (never through a subresource).
       allowCreate: !subresource,
       transform: async (current) => {
-        if (!current && served.definition.namespaced) await admitNamespace(ctx, served, route.name, route.namespace, 'create');
         const live = current ? cloneObject(toRequestVersion(served, current)) : undefined;
         const merged = applyFieldManaged({
           live,
@@ -63,7 +70,7 @@ export async function serverSideApply(ctx: ServerContext, scope: RequestScope, b
         return status ? mergeSubresourceUpdate(status, next, current) : preserveSubresourceFields(served, next, current);
       },
     },
-    { dryRun: options.dryRun, subresource },
+    { dryRun: options.dryRun, subresource, admission },
   );
-  return objectResponse(toRequestVersion(served, result.object), result.created ? 201 : 200, output);
+  return objectResponse(toRequestVersion(served, result.object), result.created ? 201 : 200, output, warningHeaders(admission.warnings));
 }

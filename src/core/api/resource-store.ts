@@ -18,6 +18,7 @@ import { collectionPrefix, objectKey, type StorageLocation } from './storage-key
 import { validateObjectMetaBasics } from './meta-validation';
 import { gracefulDeletionMark } from '../kinds/graceful-deletion';
 import { isCustomResource } from '../crd';
+import type { AdmissionHooks } from '../admission/request';
 
 export interface WriteOptions {
   readonly dryRun: boolean;
@@ -25,6 +26,8 @@ export interface WriteOptions {
   readonly subresource: string;
   /** Runs after defaulting and before validation on the object to be stored (field management). */
   readonly beforeValidate?: (obj: KubeObject, old: KubeObject | undefined) => void | Promise<void>;
+  /** The request's admission (src/core/admission): mutating before the kind's prepare hooks, validating just before the write. */
+  readonly admission?: AdmissionHooks;
 }
 
 /** Where the resource's objects are stored; a resource with shared storage (events.k8s.io events) uses the other resource's keys. */
@@ -155,11 +158,13 @@ export interface WriteResult {
 export async function createObject(ctx: ServerContext, served: ServedResource, obj: KubeObject, options: WriteOptions): Promise<KubeObject> {
   const sctx = strategyContext(ctx, served, options.subresource, options.dryRun);
   const strategy = served.definition.strategy;
+  await options.admission?.mutate(obj, undefined);
   fillCreateSystemFields(obj, ctx.clock.now());
   await strategy.prepareForCreate?.(obj, sctx);
   await options.beforeValidate?.(obj, undefined);
   await runValidation(served, obj, undefined, sctx);
   strategy.canonicalize?.(obj, sctx);
+  await options.admission?.validate(obj, undefined);
   const meta = metaOf(obj);
   const name = meta.name ?? '';
   const key = keyFor(served, meta.namespace ?? '', name);
@@ -213,15 +218,19 @@ export async function updateObject(
             // An update naming a version of an object that does not exist (kube: the precondition fails as NotFound).
             throw errors.notFound(served.groupResource, name);
           }
+          await options.admission?.mutate(next, undefined);
           fillCreateSystemFields(next, ctx.clock.now());
           await strategy.prepareForCreate?.(next, sctx);
           await options.beforeValidate?.(next, undefined);
           await runValidation(served, next, undefined, sctx);
           strategy.canonicalize?.(next, sctx);
+          await options.admission?.validate(next, undefined);
           result = { object: next, created: true };
           if (options.dryRun) return { action: 'none' };
           return { action: 'put', value: encodeFor(served, next) };
         }
+        // kube's update transformers (mutating admission among them) run before the resourceVersion checks.
+        await options.admission?.mutate(next, current);
         if (meta.resourceVersion && meta.resourceVersion !== String(currentKv!.modRevision)) {
           throw errors.staleUpdate(served.groupResource, name);
         }
@@ -240,6 +249,7 @@ export async function updateObject(
         await options.beforeValidate?.(next, current);
         await runValidation(served, next, current, sctx, systemErrs);
         strategy.canonicalize?.(next, sctx);
+        await options.admission?.validate(next, current);
         // A write that changes nothing is not a write (no new resourceVersion, no event), as in etcd3's GuaranteedUpdate.
         const comparable = { ...next, metadata: { ...next.metadata, resourceVersion: current.metadata?.resourceVersion } };
         if (jsonEqual(comparable, current)) {
@@ -277,6 +287,8 @@ export interface DeleteInput {
   readonly orphanDependents?: boolean;
   readonly gracePeriodSeconds?: number;
   readonly dryRun: boolean;
+  /** The request's admission: DELETE runs both phases on the stored object after the preconditions. */
+  readonly admission?: AdmissionHooks;
 }
 
 export interface DeleteResult {
@@ -335,6 +347,7 @@ export async function deleteObject(ctx: ServerContext, served: ServedResource, n
     if (!kv) throw errors.notFound(served.groupResource, name);
     const current = decode(ctx, served, kv);
     checkPreconditions(served, name, current, kv, input.preconditions);
+    await input.admission?.deleting(current, name);
     // Graceful deletion (pods; kinds/graceful-deletion.ts): one already under way is left as it is, finalizers included.
     const graceful = gracefulDeletionMark(served.definition.strategy, current, input.gracePeriodSeconds, ctx.clock.now());
     if (graceful === 'pending') return { object: current, deleted: false };

@@ -6,10 +6,10 @@ import type { KubeObject } from '../../kinds/types';
 import { mediaTypeOf, parseYaml, readBody, readBodyBytes } from '../body';
 import { decodeKubernetesProtobuf, isProtobufMediaType } from '../../protobuf';
 import type { RequestScope, ServerContext } from '../context';
-import { admitNamespaceDelete } from '../namespace-lifecycle';
+import { AdmissionRun } from '../../admission/request';
 import { buildPredicate } from '../predicate';
 import { decode, deleteObject, toRequestVersion, unsafeDeleteCorrupt, type DeleteInput } from '../resource-store';
-import { objectResponse } from '../respond';
+import { objectResponse, warningHeaders } from '../respond';
 import { readList } from './read';
 import { validateDryRun } from '../write-options';
 
@@ -95,6 +95,17 @@ async function readDeleteOptions(ctx: ServerContext, request: Request, query: UR
   };
 }
 
+/** The DeleteOptions admission plugins see (attributes' options). */
+function deleteOptionsObject(options: ParsedDeleteOptions): Record<string, unknown> {
+  const out: Record<string, unknown> = { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1' };
+  if (options.gracePeriodSeconds !== undefined) out['gracePeriodSeconds'] = options.gracePeriodSeconds;
+  if (options.preconditions) out['preconditions'] = options.preconditions;
+  if (options.propagationPolicy) out['propagationPolicy'] = options.propagationPolicy;
+  if (options.orphanDependents !== undefined) out['orphanDependents'] = options.orphanDependents;
+  if (options.dryRun) out['dryRun'] = ['All'];
+  return out;
+}
+
 function successStatus(scope: RequestScope, obj: KubeObject): KubeObject {
   const details: Record<string, unknown> = { name: obj.metadata?.name ?? '' };
   if (scope.served.group) details['group'] = scope.served.group;
@@ -107,10 +118,10 @@ export async function handleDelete(ctx: ServerContext, scope: RequestScope): Pro
   const { served, route, request, query, output } = scope;
   if (route.subresource) throw errors.methodNotAllowedOnPath();
   const options = await readDeleteOptions(ctx, request, query);
-  if (served.group === '' && served.definition.plural === 'namespaces') admitNamespaceDelete(route.name);
+  const admission = new AdmissionRun(ctx, { served, namespace: route.namespace, name: route.name, subresource: '', dryRun: options.dryRun, options: deleteOptionsObject(options) });
   let result;
   try {
-    result = await deleteObject(ctx, served, route.namespace, route.name, options);
+    result = await deleteObject(ctx, served, route.namespace, route.name, { ...options, admission });
   } catch (err) {
     if (options.unsafeIgnoreReadErrors && isStatusError(err) && err.reason === 'StorageReadError') {
       const removed = await unsafeDeleteCorrupt(ctx, served, route.namespace, route.name);
@@ -126,9 +137,9 @@ export async function handleDelete(ctx: ServerContext, scope: RequestScope): Pro
   // kube answers 202 when the object waits for finalizers and the client asked for cascading (orphanDependents=false).
   const code = !result.deleted && options.orphanDependents === false ? 202 : 200;
   if (!result.deleted || served.definition.returnDeletedObject) {
-    return objectResponse(toRequestVersion(served, result.object), code, output);
+    return objectResponse(toRequestVersion(served, result.object), code, output, warningHeaders(admission.warnings));
   }
-  return objectResponse(successStatus(scope, result.object), code, output);
+  return objectResponse(successStatus(scope, result.object), code, output, warningHeaders(admission.warnings));
 }
 
 export async function handleDeleteCollection(ctx: ServerContext, scope: RequestScope): Promise<Response> {
@@ -137,12 +148,13 @@ export async function handleDeleteCollection(ctx: ServerContext, scope: RequestS
   const predicate = buildPredicate(scope);
   const listed = await readList(ctx, scope, predicate);
   const deleted: KubeObject[] = [];
+  const admission = new AdmissionRun(ctx, { served, namespace: route.namespace, name: '', subresource: '', dryRun: options.dryRun, options: deleteOptionsObject(options) });
   for (const kv of listed.items) {
     const obj = decode(ctx, served, kv);
     const name = obj.metadata?.name ?? '';
     if (served.group === '' && served.definition.plural === 'namespaces' && ['default', 'kube-system', 'kube-public'].includes(name)) continue;
     try {
-      const result = await deleteObject(ctx, served, obj.metadata?.namespace ?? route.namespace, name, options);
+      const result = await deleteObject(ctx, served, obj.metadata?.namespace ?? route.namespace, name, { ...options, admission });
       deleted.push(toRequestVersion(served, result.object));
     } catch (err) {
       // An object deleted meanwhile is not an error for a collection delete.
@@ -151,5 +163,5 @@ export async function handleDeleteCollection(ctx: ServerContext, scope: RequestS
     }
   }
   const list = { kind: served.definition.listKind, apiVersion: served.apiVersion, metadata: { resourceVersion: String(ctx.store.currentRevision()) }, items: deleted };
-  return objectResponse(list, 200, output);
+  return objectResponse(list, 200, output, warningHeaders(admission.warnings));
 }

@@ -20,6 +20,7 @@ import { mergeSubresourceUpdate, preserveSubresourceFields, statusSubresource } 
 import { parseWriteOptions } from '../write-options';
 import { applyNonApplyPatch, patchSetsResourceVersion } from '../patch-apply';
 import { serverSideApply } from '../apply';
+import { AdmissionRun, writeOptionsObject } from '../../admission/request';
 
 
 export async function handlePatch(ctx: ServerContext, scope: RequestScope): Promise<Response> {
@@ -39,6 +40,7 @@ export async function handlePatch(ctx: ServerContext, scope: RequestScope): Prom
   const manager = fieldManagerName(options.fieldManager, scope.userAgent);
   const conditional = patchSetsResourceVersion(kind, body);
   const warnings: string[] = [];
+  const admission = new AdmissionRun(ctx, { served, namespace: route.namespace, name: route.name, subresource, dryRun: options.dryRun, options: writeOptionsObject('PatchOptions', options) });
   const result = await updateObject(
     ctx,
     served,
@@ -66,7 +68,7 @@ export async function handlePatch(ctx: ServerContext, scope: RequestScope): Prom
         return status ? mergeSubresourceUpdate(status, next, current) : preserveSubresourceFields(served, next, current);
       },
     },
-    { dryRun: options.dryRun, subresource, beforeValidate: managedFieldsHook(ctx, served, manager, subresource) },
+    { dryRun: options.dryRun, subresource, beforeValidate: managedFieldsHook(ctx, served, manager, subresource), admission },
   );
-  return objectResponse(toRequestVersion(served, result.object), 200, output, warningHeaders(warnings));
+  return objectResponse(toRequestVersion(served, result.object), 200, output, warningHeaders([...warnings, ...admission.warnings]));
 }

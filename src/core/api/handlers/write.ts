@@ -4,7 +4,7 @@ import { errors } from '../../errors/status';
 import type { KubeObject } from '../../kinds/types';
 import type { RequestScope, ServerContext } from '../context';
 import { decodeWriteBody } from '../decode-object';
-import { admitNamespace } from '../namespace-lifecycle';
+import { AdmissionRun, writeOptionsObject } from '../../admission/request';
 import { reconcileNamespace } from '../object-meta';
 import { createObject, toRequestVersion, updateObject } from '../resource-store';
 import { objectResponse, warningHeaders } from '../respond';
@@ -22,12 +22,20 @@ export async function handleCreate(ctx: ServerContext, scope: RequestScope): Pro
   }
   const { object, warnings } = await decodeWriteBody(ctx, request, served, options.fieldValidation, '');
   reconcileNamespace(object, route.namespace, served.definition.namespaced);
-  if (served.definition.namespaced) await admitNamespace(ctx, served, object.metadata?.name ?? '', route.namespace, 'create');
   const manager = fieldManagerName(options.fieldManager, scope.userAgent);
+  const admission = new AdmissionRun(ctx, {
+    served,
+    namespace: route.namespace,
+    name: object.metadata?.name ?? '',
+    subresource: '',
+    dryRun: options.dryRun,
+    options: writeOptionsObject('CreateOptions', options),
+  });
   const created = await createObject(ctx, served, object, {
     dryRun: options.dryRun,
     subresource: '',
     beforeValidate: managedFieldsHook(ctx, served, manager, ''),
+    admission,
   });
   const strategyWarnings = served.definition.strategy.warningsOnCreate?.(created, {
     clock: ctx.clock,
@@ -36,7 +44,7 @@ export async function handleCreate(ctx: ServerContext, scope: RequestScope): Pro
     requestVersion: served.version.name,
     services: ctx.services,
   });
-  return objectResponse(toRequestVersion(served, created), 201, output, warningHeaders([...warnings, ...(strategyWarnings ?? [])]));
+  return objectResponse(toRequestVersion(served, created), 201, output, warningHeaders([...warnings, ...admission.warnings, ...(strategyWarnings ?? [])]));
 }
 
 export async function handleUpdate(ctx: ServerContext, scope: RequestScope): Promise<Response> {
@@ -54,6 +62,14 @@ export async function handleUpdate(ctx: ServerContext, scope: RequestScope): Pro
   if (!object.metadata!.name) object.metadata!.name = route.name;
   const manager = fieldManagerName(options.fieldManager, scope.userAgent);
   const allowCreate = !subresource && served.definition.strategy.allowCreateOnUpdate === true;
+  const admission = new AdmissionRun(ctx, {
+    served,
+    namespace: route.namespace,
+    name: route.name,
+    subresource,
+    dryRun: options.dryRun,
+    options: writeOptionsObject('UpdateOptions', options),
+  });
   const result = await updateObject(
     ctx,
     served,
@@ -62,13 +78,12 @@ export async function handleUpdate(ctx: ServerContext, scope: RequestScope): Pro
     {
       allowCreate,
       transform: async (current) => {
-        if (!current && served.definition.namespaced) await admitNamespace(ctx, served, route.name, route.namespace, 'create');
         const next = cloneObject(object);
         if (!current) return next;
         return status ? mergeSubresourceUpdate(status, next, current) : preserveSubresourceFields(served, next, current);
       },
     },
-    { dryRun: options.dryRun, subresource, beforeValidate: managedFieldsHook(ctx, served, manager, subresource) },
+    { dryRun: options.dryRun, subresource, beforeValidate: managedFieldsHook(ctx, served, manager, subresource), admission },
   );
-  return objectResponse(toRequestVersion(served, result.object as KubeObject), result.created ? 201 : 200, output, warningHeaders(warnings));
+  return objectResponse(toRequestVersion(served, result.object as KubeObject), result.created ? 201 : 200, output, warningHeaders([...warnings, ...admission.warnings]));
 }
