@@ -11,7 +11,8 @@
 
 import { errors, StatusError } from '../errors/status';
 import type { KubeObject } from '../kinds/types';
-import { goQuote, GoJsonSyntaxError, isPlainObject, parseGoJson, RawScalar, unwrapRaw } from './go-json';
+import { goQuote } from '../util/go/quote';
+import { GoJsonSyntaxError, isPlainObject, parseGoJson, RawScalar, unwrapRaw } from './go-json';
 import { decodeIntoEvanphxPatch, decodeIntoJsonPatchOps, decodeIntoMapOfInterface, GoJsonTypeError } from './go-json-decode';
 import { goJsonMarshal } from './go-format';
 import { applyJsonPatchOperations, JsonPatchApplyError, MAX_JSON_PATCH_OPERATIONS } from './json-patch';

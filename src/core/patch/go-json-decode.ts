@@ -6,7 +6,8 @@
 // returns these texts to clients, so the few Go targets its patch handler
 // decodes into are modelled here.
 
-import { goQuote, isPlainObject, objectEntries, RawScalar } from './go-json';
+import { goQuote } from '../util/go/quote';
+import { isPlainObject, objectEntries, RawScalar } from './go-json';
 
 /** A type mismatch, with encoding/json's UnmarshalTypeError text. */
 export class GoJsonTypeError extends Error {

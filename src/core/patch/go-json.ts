@@ -11,6 +11,8 @@
 // the tree to report type mismatches and "strict" problems (duplicate and unknown
 // fields) in document order (see go-json-decode.ts).
 
+import { goQuoteRune } from '../util/go/quote';
+
 /** A syntax error with encoding/json's message. */
 export class GoJsonSyntaxError extends Error {
   override readonly name = 'GoJsonSyntaxError';
@@ -73,48 +75,6 @@ export function goQuoteChar(b: number): string {
   if (b === 0x27) return `'\\''`;
   if (b === 0x22) return `'"'`;
   return `'${goQuoteRune(b)}'`;
-}
-
-/** strconv.Quote (Go's %q of a string). */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) out += goQuoteRune(ch.codePointAt(0)!);
-  return out + '"';
-}
-
-/** One rune as strconv.Quote writes it inside the quotes. */
-export function goQuoteRune(cp: number): string {
-  switch (cp) {
-    case 0x07:
-      return '\\a';
-    case 0x08:
-      return '\\b';
-    case 0x0c:
-      return '\\f';
-    case 0x0a:
-      return '\\n';
-    case 0x0d:
-      return '\\r';
-    case 0x09:
-      return '\\t';
-    case 0x0b:
-      return '\\v';
-    case 0x5c:
-      return '\\\\';
-    case 0x22:
-      return '\\"';
-  }
-  if (cp < 0x20 || cp === 0x7f) return `\\x${cp.toString(16).padStart(2, '0')}`;
-  if (!isGoPrintable(cp)) {
-    return cp < 0x10000 ? `\\u${cp.toString(16).padStart(4, '0')}` : `\\U${cp.toString(16).padStart(8, '0')}`;
-  }
-  return String.fromCodePoint(cp);
-}
-
-/** strconv.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
-function isGoPrintable(cp: number): boolean {
-  if (cp === 0x20) return true;
-  return /[\p{L}\p{M}\p{N}\p{P}\p{S}]/u.test(String.fromCodePoint(cp));
 }
 
 type Frame = { obj: Record<string, unknown>; key: string; entries: [string, unknown][] | undefined } | { arr: unknown[] };

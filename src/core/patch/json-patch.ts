@@ -16,8 +16,11 @@
 // - `test` compares scalars by their JSON text: the document's text as the
 //   server encodes it (HTML-safe: "<" is \u003c), the patch's as sent (1.0 ≠ 1).
 
-import { goQuote, isPlainObject, RawScalar, setMember } from './go-json';
-import { goJsonMarshal, goJsonNumber, goJsonString } from './go-format';
+import { goQuote } from '../util/go/quote';
+import { isPlainObject, RawScalar, setMember } from './go-json';
+import { goJsonString } from '../util/go/json-string';
+import { utf8Length } from '../util/go/strings';
+import { goJsonMarshal, goJsonNumber } from './go-format';
 
 /** kube-apiserver's maxJSONPatchOperations. */
 export const MAX_JSON_PATCH_OPERATIONS = 10000;
@@ -257,20 +260,6 @@ function copyNode(v: unknown): unknown {
     return out;
   }
   return v;
-}
-
-function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
 }
 
 export interface ApplyJsonPatchOptions {

@@ -11,7 +11,7 @@
 // server-side apply) do not change a strategic merge.
 
 import { isRef, type SchemaNode, type SchemaTable } from '../schema/types';
-import { goQuote } from './go-json';
+import { goQuote } from '../util/go/quote';
 import { StrategicMergePatchError } from './smp-errors';
 
 export interface PatchMeta {
