@@ -18,7 +18,18 @@ export interface CliOptions {
 /** Host options; kube-apiserver's --secure-port is accepted as a synonym of --port. */
 const HOST_FLAGS = new Set(['port', 'secure-port', 'kubeconfig', 'data-dir', 'bind-address', 'help', 'open']);
 /** kube-apiserver flags that may be given several times (StringArray / StringSlice): their values are joined with commas. */
-const REPEATABLE_FLAGS = new Set(['service-account-issuer', 'service-account-key-file', 'api-audiences', 'oidc-required-claim', 'oidc-signing-algs']);
+const REPEATABLE_FLAGS = new Set([
+  'service-account-issuer',
+  'service-account-key-file',
+  'api-audiences',
+  'oidc-required-claim',
+  'oidc-signing-algs',
+  'requestheader-username-headers',
+  'requestheader-uid-headers',
+  'requestheader-group-headers',
+  'requestheader-extra-headers-prefix',
+  'requestheader-allowed-names',
+]);
 
 export function parseCliArgs(argv: readonly string[]): CliOptions {
   const values: Record<string, string> = {};

@@ -10,6 +10,7 @@ import { startNodeHost } from './node-host';
 import { tlsFromFlags } from './tls-flags';
 import { secureDefaults, type SecureSetup } from './secure-defaults';
 import { pluginCommand } from './credential-plugin';
+import { ensureClusterAdminsBinding } from './admin-certificate';
 
 const USAGE = `Usage: npm run serve -- [--port 8080] [--kubeconfig ./kubeconfig] [--data-dir DIR] [kube-apiserver flags]
 
@@ -25,6 +26,18 @@ By default the server is secured like a kubeadm cluster: --authorization-mode=No
 and https with a self-signed certificate (kept in DIR/pki with --data-dir). The
 kubeconfig uses that administrator, and has a context "kubetab-default-sa" whose
 credentials come from the credential plugin as system:serviceaccount:default:default.
+Unless --client-ca-file is given, a cluster CA is generated as that file and the
+kubeconfig also has a context "kubernetes-admin-cert": kubeadm's admin.conf user, a
+client certificate CN=kubernetes-admin O=kubeadm:cluster-admins (bound to cluster-admin).
+
+  --client-ca-file F                      client certificates verified against F: CN user, O groups
+  --requestheader-client-ca-file F        an authenticating proxy's certificate verified against F, then
+  --requestheader-username-headers H,…    its headers name the user (-group-headers, -extra-headers-prefix,
+  --requestheader-allowed-names CN,…      -uid-headers; allowed-names limits the proxy's CN)
+  --authorization-config F, --authentication-config F   reloaded when F changes (a bad version is
+                                          logged and the last good one kept)
+  --audit-policy-file F --audit-log-path P   audit.k8s.io/v1 events as JSON lines (P "-": stdout);
+  --audit-log-maxsize MB --audit-log-maxbackup N   rotation
 
   --tls-cert-file F --tls-private-key-file K   serve https (the kubeconfig trusts F)
 
@@ -59,6 +72,8 @@ async function main(): Promise<void> {
     tls,
   });
 
+  if (secure?.adminCertificate) await ensureClusterAdminsBinding(host.apiServer, host.url);
+
   if (options.kubeconfig) {
     const path = resolve(options.kubeconfig);
     const execUsers: ExecUser[] = secure ? [{ name: 'kubetab-default-sa', ...pluginCommand('system:serviceaccount:default:default', secure.tokenFile) }] : [];
@@ -68,6 +83,7 @@ async function main(): Promise<void> {
       ...(tls ? { certificateAuthorityData: tls.cert.toString() } : {}),
       ...(secure?.adminToken ? { token: secure.adminToken, userName: 'kubernetes-admin' } : {}),
       execUsers,
+      ...(secure?.adminCertificate ? { certificateUsers: [{ name: 'kubernetes-admin-cert', ...secure.adminCertificate }] } : {}),
     });
     process.stdout.write(`Wrote kubeconfig to ${path}\n  try: kubectl --kubeconfig ${options.kubeconfig} get namespaces\n`);
   }

@@ -15,8 +15,11 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 
-/** What the adapter needs from the core: `ApiServer.handle`. */
-export type FetchHandler = (request: Request) => Promise<Response>;
+/**
+ * What the adapter needs from the core: `ApiServer.handle`. The incoming
+ * message is there for what is not HTTP (the TLS peer's certificate).
+ */
+export type FetchHandler = (request: Request, incoming: IncomingMessage) => Promise<Response>;
 
 /** Methods whose requests never carry a body (the Fetch API refuses one). */
 const BODYLESS = new Set(['GET', 'HEAD']);
@@ -132,7 +135,7 @@ export function createRequestListener(handler: FetchHandler): (req: IncomingMess
     void (async () => {
       let response: Response;
       try {
-        response = await handler(toFetchRequest(req, controller.signal));
+        response = await handler(toFetchRequest(req, controller.signal), req);
       } catch (error) {
         if (res.headersSent || res.destroyed) return;
         res.writeHead(500, { 'content-type': 'application/json' });
@@ -144,13 +147,18 @@ export function createRequestListener(handler: FetchHandler): (req: IncomingMess
   };
 }
 
-/** TLS material for the https mode (client certificates come with access control). */
+/** TLS material for the https mode. */
 export interface TlsOptions {
   readonly key: string | Buffer;
   readonly cert: string | Buffer;
   /** CA bundle used to verify client certificates. */
   readonly ca?: string | Buffer;
-  /** Ask clients for a certificate (kube-apiserver's --client-ca-file). Unverified clients are still served; the core decides. */
+  /**
+   * Ask clients for a certificate (--client-ca-file, --requestheader-client-ca-file).
+   * Never verified in the handshake: clients with an unverifiable certificate
+   * are still served, and access control answers them (401 unless another
+   * credential is good), as kube-apiserver does.
+   */
   readonly requestCert?: boolean;
 }
 

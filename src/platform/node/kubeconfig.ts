@@ -17,6 +17,16 @@ export interface KubeconfigOptions {
   readonly certificateAuthorityData?: string;
   /** Users whose credentials come from a credential plugin (client.authentication.k8s.io/v1), each with a context of the same name. */
   readonly execUsers?: readonly ExecUser[];
+  /** Users with a client certificate (client-certificate-data, client-key-data), each with a context of the same name. */
+  readonly certificateUsers?: readonly CertificateUser[];
+}
+
+export interface CertificateUser {
+  readonly name: string;
+  /** PEM */
+  readonly cert: string;
+  /** PEM */
+  readonly key: string;
 }
 
 export interface ExecUser {
@@ -37,6 +47,8 @@ export function kubeconfigText(options: KubeconfigOptions): string {
   const context: Record<string, string> = { cluster, user };
   if (options.namespace) context.namespace = options.namespace;
   const execUsers = options.execUsers ?? [];
+  const certificateUsers = options.certificateUsers ?? [];
+  const b64 = (text: string) => Buffer.from(text).toString('base64');
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
@@ -56,10 +68,11 @@ export function kubeconfigText(options: KubeconfigOptions): string {
           },
         },
       })),
+      ...certificateUsers.map((u) => ({ name: u.name, user: { 'client-certificate-data': b64(u.cert), 'client-key-data': b64(u.key) } })),
     ],
     contexts: [
       { name: cluster, context },
-      ...execUsers.map((u) => ({ name: u.name, context: { cluster, user: u.name, ...(options.namespace ? { namespace: options.namespace } : {}) } })),
+      ...[...execUsers, ...certificateUsers].map((u) => ({ name: u.name, context: { cluster, user: u.name, ...(options.namespace ? { namespace: options.namespace } : {}) } })),
     ],
     'current-context': cluster,
     preferences: {},

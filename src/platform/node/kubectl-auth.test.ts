@@ -18,6 +18,7 @@ import { writeKubeconfig } from './kubeconfig';
 import { startNodeHost, type NodeHost } from './node-host';
 import { secureDefaults } from './secure-defaults';
 import { tlsFromFlags } from './tls-flags';
+import { ensureClusterAdminsBinding } from './admin-certificate';
 
 const KUBECTL = findKubectl();
 if (!KUBECTL) console.warn('kubectl-auth.test.ts: kubectl is not installed (not on PATH, KUBECTL unset): the kubectl tests are skipped.');
@@ -59,7 +60,10 @@ describe.skipIf(!KUBECTL)('kubectl auth against the secured Node server', () => 
       token: secure.adminToken!,
       userName: 'kubernetes-admin',
       execUsers: [{ name: 'kubetab-default-sa', ...pluginCommand('system:serviceaccount:default:default', tokenFile) }],
+      certificateUsers: [{ name: 'kubernetes-admin-cert', ...secure.adminCertificate! }],
     });
+    // What the CLI does after start when it made the cluster CA (kubeadm init's binding).
+    await ensureClusterAdminsBinding(host.apiServer, host.url);
     // The roles of the matrix, bound as a namespace administrator would bind them.
     await ok(['create', 'namespace', 'team']);
     await ok(['create', 'clusterrolebinding', 'root-cluster-admin', '--clusterrole=cluster-admin', '--user=root']);
@@ -69,6 +73,14 @@ describe.skipIf(!KUBECTL)('kubectl auth against the secured Node server', () => 
   afterAll(async () => {
     await host?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('kubeadm\'s admin.conf user: a client certificate in kubeadm:cluster-admins, bound to cluster-admin (not system:masters)', async () => {
+    const out = await ok(['--context', 'kubernetes-admin-cert', 'auth', 'whoami']);
+    expect(out).toMatch(/^Username\s+kubernetes-admin$/m);
+    expect(out).toMatch(/^Groups\s+\[kubeadm:cluster-admins system:authenticated\]$/m);
+    expect((await kubectl(['--context', 'kubernetes-admin-cert', 'auth', 'can-i', '*', '*'])).stdout.trim()).toBe('yes');
+    expect(await ok(['get', 'clusterrolebinding', 'kubeadm:cluster-admins', '-o', 'jsonpath={.roleRef.name} {.subjects[0].kind}/{.subjects[0].name}'])).toBe('cluster-admin Group/kubeadm:cluster-admins');
   });
 
   it('https with the generated certificate, the administrator\'s token in system:masters (kubectl auth whoami)', async () => {

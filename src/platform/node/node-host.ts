@@ -10,6 +10,10 @@ import { parseGoDuration } from '../shared/go-duration';
 import { startExpiryCompaction } from '../shared/expiry-compaction';
 import { createFilePersistence } from './file-persistence';
 import { startNodeServer, type TlsOptions } from './http-adapter';
+import { attachPeerCertificates } from '../../core/api/access';
+import { createPeerVerifier } from './client-certificates';
+import { clientTrustFromFlags } from './tls-flags';
+import type { TLSSocket } from 'node:tls';
 
 /** kube-apiserver's default for --etcd-compaction-interval. */
 export const DEFAULT_RETENTION_MS = 5 * 60_000;
@@ -78,8 +82,14 @@ export async function startNodeHost(options: NodeHostOptions): Promise<NodeHost>
   });
   await waitUntilReady(apiServer);
   const stopCompaction = startExpiryCompaction(store, retentionMs);
+  // Client certificates are verified per connection and handed to the core with the request (decision 0180).
+  const peerOf = createPeerVerifier(clientTrustFromFlags(flags));
   const server = await startNodeServer({
-    handler: (request) => apiServer.handle(request),
+    handler: (request, incoming) => {
+      const peer = peerOf(incoming.socket as TLSSocket);
+      if (peer) attachPeerCertificates(request, peer);
+      return apiServer.handle(request);
+    },
     port: options.port,
     host: options.host,
     tls: options.tls,

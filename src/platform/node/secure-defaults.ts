@@ -2,7 +2,9 @@
 // Node,RBAC (unless --authorization-mode or --authorization-config is given),
 // an administrator in system:masters with a bearer token in a generated
 // --token-auth-file, and https with a self-signed serving certificate
-// (kubectl sends credentials only over TLS). Under --data-dir the token and
+// (kubectl sends credentials only over TLS). Unless --client-ca-file is given,
+// also a cluster CA as that file and kubeadm's admin.conf client certificate
+// (CN=kubernetes-admin, O=kubeadm:cluster-admins; decision 0181). Under --data-dir the token and
 // certificate are kept in <data-dir>/pki so that a kubeconfig written once
 // keeps working across restarts; in memory mode they go to a temp directory.
 
@@ -13,6 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseTokenFile } from '../../core/auth';
 import { createServingCertificate } from './serving-certificate';
+import { ensureAdminCertificate, ensureClientCA } from './admin-certificate';
+import type { KeyPair } from './certificates';
 
 /** The administrator kubeadm's admin kubeconfig names. */
 export const ADMIN_USER = 'kubernetes-admin';
@@ -25,6 +29,8 @@ export interface SecureSetup {
   readonly tokenFile: string;
   /** A token of a system:masters user of the token file (undefined when the given file has none). */
   readonly adminToken?: string;
+  /** kubeadm's admin client certificate, issued by the generated --client-ca-file (absent when that flag was given). */
+  readonly adminCertificate?: KeyPair;
 }
 
 async function ensureTokenFile(path: string): Promise<void> {
@@ -63,6 +69,12 @@ export async function secureDefaults(flags: Readonly<Record<string, string>>, op
     out['tls-cert-file'] = cert;
     out['tls-private-key-file'] = key;
   }
+  let adminCertificate: KeyPair | undefined;
+  if (out['client-ca-file'] === undefined) {
+    const ca = await ensureClientCA(dir);
+    out['client-ca-file'] = ca.certPath;
+    adminCertificate = await ensureAdminCertificate(dir, ca);
+  }
   const adminToken = adminTokenOf(await readFile(out['token-auth-file'], 'utf8'));
-  return { flags: out, dir, tokenFile: out['token-auth-file'], ...(adminToken ? { adminToken } : {}) };
+  return { flags: out, dir, tokenFile: out['token-auth-file'], ...(adminToken ? { adminToken } : {}), ...(adminCertificate ? { adminCertificate } : {}) };
 }

@@ -9,6 +9,9 @@ import {
   buildAuthenticator,
   buildAuthorizers,
   createBootstrapTokenAuthenticator,
+  createRequestHeaderAuthenticator,
+  createX509Authenticator,
+  type RequestAuthenticator,
   createJwtAuthenticator,
   createServiceAccountAuthenticator,
   createStaticTokenAuthenticator,
@@ -199,7 +202,12 @@ export function createAccessControl(config: AccessConfig, deps: AccessControlDep
     );
     const webhook = config.tokenWebhook;
     const implicit = sa.apiAudiences;
+    // kube-apiserver's order: the authenticating proxy, then client certificates, then bearer tokens.
+    const requestAuthenticators: RequestAuthenticator[] = [];
+    if (config.requestHeader) requestAuthenticators.push(createRequestHeaderAuthenticator(config.requestHeader));
+    if (config.clientCertificates) requestAuthenticators.push(createX509Authenticator());
     authn = buildAuthenticator({
+      requestAuthenticators,
       ...(config.tokenFile ? { tokenFile: audienceAgnostic(createStaticTokenAuthenticator(config.tokenFile), implicit) } : {}),
       serviceAccounts,
       ...(config.bootstrapTokens

@@ -26,6 +26,7 @@ import {
   type JWTAuthenticator,
 } from '../../auth';
 import type { StaticTokenEntry } from '../../auth/authn/token-file';
+import type { RequestHeaderConfig } from '../../auth/authn/x509-and-proxy';
 import { aggregateFieldErrors } from '../../errors/field-errors';
 
 /** kube-apiserver's default --service-account-issuer in a kubeadm cluster. */
@@ -47,6 +48,8 @@ export const ACCESS_FLAGS = [
   'oidc-issuer-url',
   'oidc-client-id',
   'authentication-token-webhook-config-file',
+  'client-ca-file',
+  'requestheader-client-ca-file',
 ] as const;
 
 export type ReadFile = (path: string) => Promise<string>;
@@ -87,6 +90,13 @@ export interface AccessConfig {
   };
   readonly jwt: readonly OidcSettings[];
   readonly tokenWebhook?: WebhookEndpoint & { readonly version: 'v1' | 'v1beta1'; readonly cacheTtlMs: number };
+  /**
+   * --client-ca-file given: client certificates authenticate (CN, O). The host
+   * verifies the chain (TLS under Node) and hands the result to the core.
+   */
+  readonly clientCertificates: boolean;
+  /** The authenticating proxy (--requestheader-*), only with --requestheader-client-ca-file, as kube-apiserver. */
+  readonly requestHeader?: RequestHeaderConfig;
   /** Warnings kube-apiserver logs at start (never containing a credential). */
   readonly warnings: readonly string[];
 }
@@ -272,8 +282,21 @@ export async function loadAccessConfig(flags: Readonly<Record<string, string>>, 
     tokenWebhook = { ...endpoint, version, cacheTtlMs: ttl ?? 120_000 };
   }
 
+  // The authenticating proxy: kube-apiserver ignores the other --requestheader-* flags without the CA.
+  const requestHeader: RequestHeaderConfig | undefined = flags['requestheader-client-ca-file']
+    ? {
+        usernameHeaders: list(flags['requestheader-username-headers']),
+        uidHeaders: list(flags['requestheader-uid-headers']),
+        groupHeaders: list(flags['requestheader-group-headers']),
+        extraHeaderPrefixes: list(flags['requestheader-extra-headers-prefix']),
+        allowedNames: list(flags['requestheader-allowed-names']),
+      }
+    : undefined;
+
   return {
     configured,
+    clientCertificates: Boolean(flags['client-ca-file']),
+    ...(requestHeader ? { requestHeader } : {}),
     authorization,
     abacPolicies,
     authorizationWebhooks,

@@ -22,6 +22,7 @@ import {
 import type { AccessControl } from './access-control';
 import type { AuditEntry } from './audit-log';
 import { AUDIT_PATH } from './audit-endpoint';
+import { peerCertificatesOf } from './peer-certificates';
 
 export interface Admission {
   /** The user the request is served as (after impersonation); absent when authentication is not configured. */
@@ -93,9 +94,10 @@ export async function admit(access: AccessControl, request: Request, url: URL, c
   // Authentication.
   let user: UserInfo | undefined = asUser;
   const headers = request.headers;
-  const authnRequest = authnRequestFromHeaders(headers, url.pathname);
+  const peer = asUser ? undefined : peerCertificatesOf(request);
+  const authnRequest = peer ? { ...authnRequestFromHeaders(headers, url.pathname), ...peer } : authnRequestFromHeaders(headers, url.pathname);
   if (!asUser) {
-    const passThrough = !access.config.configured && !headers.has('authorization');
+    const passThrough = !access.config.configured && !headers.has('authorization') && !peer;
     if (!passThrough) {
       const outcome = await access.authenticator().authenticate(authnRequest);
       entry.authentication = {

@@ -27,6 +27,13 @@ describe('client certificates', () => {
     });
     expect(a.authenticateRequest(req({}))).toEqual({ status: 'none' });
   });
+
+  it('a verified certificate without CN is not recognised; one that did not verify is an error (401 unless another credential is good)', () => {
+    const a = createX509Authenticator();
+    expect(a.authenticateRequest(req({}, { clientCertificate: { commonName: '', organizations: ['dev'] } }))).toEqual({ status: 'none' });
+    const bad = { ...req({}), clientCertificateError: 'verifying certificate SN=1 failed: x509: certificate signed by unknown authority' };
+    expect(a.authenticateRequest(bad)).toEqual({ status: 'error', authenticator: 'x509', error: 'verifying certificate SN=1 failed: x509: certificate signed by unknown authority' });
+  });
 });
 
 describe('authenticating proxy', () => {

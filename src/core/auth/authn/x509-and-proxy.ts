@@ -12,12 +12,27 @@
 
 import type { AuthnRequest, AuthnResult, RequestAuthenticator } from '../types';
 
+/**
+ * A request whose host also says why a presented certificate did not verify
+ * (kube's x509 authenticators then answer with an error, not "none": a client
+ * that presents a bad certificate and nothing else gets 401). The text names
+ * the certificate, never anything secret.
+ */
+export interface CertificateAuthnRequest extends AuthnRequest {
+  /** Set when a certificate was presented and did not verify against --client-ca-file. */
+  readonly clientCertificateError?: string;
+  /** Set when a certificate was presented and did not verify against --requestheader-client-ca-file. */
+  readonly requestHeaderCertificateError?: string;
+}
+
 export function createX509Authenticator(): RequestAuthenticator {
   return {
     name: 'x509',
-    authenticateRequest(req): AuthnResult {
+    authenticateRequest(req: CertificateAuthnRequest): AuthnResult {
       const cert = req.clientCertificate;
-      if (!cert || !cert.commonName) return { status: 'none' };
+      if (!cert) return req.clientCertificateError ? { status: 'error', authenticator: 'x509', error: req.clientCertificateError } : { status: 'none' };
+      // kube's CommonNameUserConversion: a certificate without CN names nobody.
+      if (!cert.commonName) return { status: 'none' };
       return { status: 'ok', authenticator: 'x509', user: { username: cert.commonName, groups: [...cert.organizations] } };
     },
   };
@@ -45,9 +60,9 @@ function decodeExtraKey(key: string): string {
 export function createRequestHeaderAuthenticator(config: RequestHeaderConfig): RequestAuthenticator {
   return {
     name: 'requestheader',
-    authenticateRequest(req: AuthnRequest): AuthnResult {
+    authenticateRequest(req: CertificateAuthnRequest): AuthnResult {
       const proxy = req.requestHeaderCertificate;
-      if (!proxy) return { status: 'none' };
+      if (!proxy) return req.requestHeaderCertificateError ? { status: 'error', authenticator: 'requestheader', error: req.requestHeaderCertificateError } : { status: 'none' };
       if (config.allowedNames?.length && !config.allowedNames.includes(proxy.commonName)) {
         return { status: 'error', authenticator: 'requestheader', error: `x509: subject with cn=${proxy.commonName} is not in the allowed list` };
       }
