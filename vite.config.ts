@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { build, defineConfig, type Plugin, type ResolvedConfig } from 'vite';
@@ -5,7 +8,10 @@ import { build, defineConfig, type Plugin, type ResolvedConfig } from 'vite';
 // The app's base path comes from one setting: KUBETAB_BASE ('/' by default,
 // '/kubetab/' for GitHub Pages). The service worker is emitted at its root as
 // sw.js, so its scope is the base path. KUBETAB_OUT_DIR sends a build
-// elsewhere than dist/ (the e2e sub-path build).
+// elsewhere than dist/ (the e2e sub-path build). sw.js carries the list of the
+// build's files with their SHA-256 (decision 0200): the worker stores exactly
+// those for offline use, and any change to the app changes sw.js, which is how
+// the browser notices a new version.
 //
 // This file imports nothing relative: vite's coming native config loader
 // cannot resolve extensionless TypeScript imports.
@@ -24,14 +30,14 @@ const SERVICE_WORKER_FILE = 'sw.js';
  * (IIFE), sharing no chunk with the page, since a classic worker cannot import
  * the page's chunks and module workers are not in every browser.
  */
-async function bundleServiceWorker(config: ResolvedConfig, minify: boolean): Promise<string> {
+async function bundleServiceWorker(config: ResolvedConfig, minify: boolean, appFiles: readonly AppFile[]): Promise<string> {
   const result = await build({
     configFile: false,
     root: config.root,
     mode: config.mode,
     logLevel: 'warn',
     publicDir: false,
-    define: { 'import.meta.env.BASE_URL': JSON.stringify(config.base) },
+    define: { 'import.meta.env.BASE_URL': JSON.stringify(config.base), __KUBETAB_APP_FILES__: JSON.stringify(appFiles) },
     build: {
       write: false,
       emptyOutDir: false,
@@ -49,6 +55,51 @@ async function bundleServiceWorker(config: ResolvedConfig, minify: boolean): Pro
   throw new Error('the service worker bundle produced no entry chunk');
 }
 
+/** One file of the build for the worker's app cache (src/platform/browser/app-cache.ts), its path relative to the base. */
+interface AppFile {
+  readonly path: string;
+  readonly sha256: string;
+}
+
+function sha256(bytes: string | Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** Files of the public directory, copied as they are into the output. */
+function publicFiles(dir: string): { path: string; bytes: Uint8Array }[] {
+  const found: { path: string; bytes: Uint8Array }[] = [];
+  const walk = (at: string) => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const full = join(at, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else found.push({ path: relative(dir, full).split(sep).join('/'), bytes: readFileSync(full) });
+    }
+  };
+  walk(dir);
+  return found;
+}
+
+/**
+ * Every file the build writes (the page's chunks and assets, index.html, the
+ * public directory's files) with the SHA-256 of its bytes; source maps and
+ * the worker itself are left out.
+ */
+function listAppFiles(config: ResolvedConfig, bundle: Record<string, { type: 'chunk'; code: string } | { type: 'asset'; source: string | Uint8Array }>): AppFile[] {
+  const files = new Map<string, string>();
+  if (config.build.copyPublicDir && config.publicDir) {
+    try {
+      for (const file of publicFiles(config.publicDir)) files.set(file.path, sha256(file.bytes));
+    } catch {
+      // no public directory
+    }
+  }
+  for (const [fileName, output] of Object.entries(bundle)) files.set(fileName, sha256(output.type === 'chunk' ? output.code : output.source));
+  return [...files]
+    .filter(([path]) => path !== SERVICE_WORKER_FILE && !path.endsWith('.map') && !path.startsWith('.vite/'))
+    .map(([path, hash]) => ({ path, sha256: hash }))
+    .sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
 /** Serves (dev) and emits (build) `${base}sw.js`. */
 function serviceWorkerPlugin(): Plugin {
   let config: ResolvedConfig;
@@ -60,7 +111,7 @@ function serviceWorkerPlugin(): Plugin {
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
         if ((req.url ?? '').split('?')[0] !== `${config.base}${SERVICE_WORKER_FILE}`) return next();
-        bundleServiceWorker(config, false).then(
+        bundleServiceWorker(config, false, []).then(
           (code) => {
             res.setHeader('content-type', 'text/javascript');
             res.setHeader('cache-control', 'no-cache');
@@ -70,8 +121,13 @@ function serviceWorkerPlugin(): Plugin {
         );
       });
     },
-    async generateBundle() {
-      this.emitFile({ type: 'asset', fileName: SERVICE_WORKER_FILE, source: await bundleServiceWorker(config, config.build.minify !== false) });
+    // After the other plugins (index.html is emitted in theirs): the bundle is complete.
+    generateBundle: {
+      order: 'post',
+      async handler(_options, bundle) {
+        const appFiles = listAppFiles(config, bundle as Parameters<typeof listAppFiles>[1]);
+        this.emitFile({ type: 'asset', fileName: SERVICE_WORKER_FILE, source: await bundleServiceWorker(config, config.build.minify !== false, appFiles) });
+      },
     },
   };
 }

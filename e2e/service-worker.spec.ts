@@ -32,7 +32,7 @@ test('the status line of the app reports the server ready', async ({ page }) => 
   await expect(page.getByTestId('server-status')).toContainText('v1.32.');
 });
 
-test('API reads and writes from the page are answered by the worker; app files by the network', async ({ page }) => {
+test('API reads and writes from the page are answered by the worker; the app\'s files too, from its cache (issue 6: offline)', async ({ page }) => {
   await openApp(page);
   const [listResponse] = await Promise.all([
     // This test's request (no query), not the app's own list of the console view.
@@ -46,8 +46,15 @@ test('API reads and writes from the page are answered by the worker; app files b
     page.waitForResponse((r) => new URL(r.url()).pathname === '/index.html'),
     page.evaluate(() => fetch('index.html').then((r) => r.status)),
   ]);
-  expect(indexResponse.fromServiceWorker()).toBe(false);
+  expect(indexResponse.fromServiceWorker()).toBe(true);
   expect(indexResponse.status()).toBe(200);
+
+  // A path under the scope that is neither the API's nor one of the build's files is the host's to answer.
+  const [otherResponse] = await Promise.all([
+    page.waitForResponse((r) => new URL(r.url()).pathname === '/no-such-file.txt'),
+    page.evaluate(() => fetch('no-such-file.txt').then((r) => r.status)),
+  ]);
+  expect(otherResponse.fromServiceWorker()).toBe(false);
 });
 
 test('an unknown resource gets the server\'s 404 Status, not the static server\'s page', async ({ page }) => {

@@ -1,6 +1,7 @@
 // The browser host: a service worker that answers the API server's paths
 // under its scope (the app's base path) with the core, keeping the objects in
-// IndexedDB. Everything else under the scope goes to the network untouched.
+// IndexedDB. The app's own files come from the app cache (app-cache.ts), so the
+// app opens offline; anything else under the scope goes to the network.
 //
 // A worker can be stopped whenever it is idle and started again for the next
 // fetch: nothing that matters lives only in memory here. The store rebuilds
@@ -13,6 +14,7 @@
 
 import { createIndexedDbPersistence } from '../../storage/indexeddb-persistence';
 import { startExpiryCompaction } from '../shared/expiry-compaction';
+import { createAppCache } from './app-cache';
 import { ClusterHost, ReplacedError } from './cluster-host';
 import { openHostSettings } from './host-settings';
 import { isPageToWorkerMessage, type MessageReply, type MessageType, type PageToWorkerMessage, type WorkerReply } from './messages';
@@ -36,7 +38,7 @@ interface ServiceWorkerLike extends EventTarget {
   readonly state: string;
 }
 interface ServiceWorkerGlobalLike {
-  readonly registration: { readonly scope: string; readonly installing: ServiceWorkerLike | null } & EventTarget;
+  readonly registration: { readonly scope: string; readonly installing: ServiceWorkerLike | null; readonly active: ServiceWorkerLike | null } & EventTarget;
   readonly clients: { claim(): Promise<void> };
   readonly location: Location;
   /** This worker itself (recent browsers). */
@@ -55,6 +57,9 @@ const MAX_WATCH_SECONDS = 240;
 const basePath = normalizeBase(new URL(sw.registration.scope).pathname);
 // One database per scope: two apps under different base paths of one origin are two clusters.
 const dbName = basePath === '/' ? 'kubetab' : `kubetab:${basePath}`;
+
+// The app's own files for offline use (app-cache.ts); undefined under the dev server.
+const appCache = createAppCache(sw.registration.scope);
 
 const host = new ClusterHost({
   persistence: () => createIndexedDbPersistence({ dbName }),
@@ -148,13 +153,16 @@ function stepAsideFor(next: ServiceWorkerLike | null | undefined): void {
 }
 
 sw.addEventListener('install', (event) => {
+  // An update stores all of its app files before it takes over (the old version serves meanwhile); the first
+  // visit cannot wait for that, its page waits for the worker: it fills the cache after (fillOnce below).
+  const files = sw.registration.active ? appCache?.install() : undefined;
   // A new version takes over at once; the old one steps aside (closes its store) as it does.
-  event.waitUntil(sw.skipWaiting());
+  event.waitUntil(Promise.resolve(files).then(() => sw.skipWaiting()));
 });
 
 sw.addEventListener('activate', (event) => {
   // Control the pages already open, so that the first visit's API calls reach the worker with no reload.
-  event.waitUntil(sw.clients.claim());
+  event.waitUntil(Promise.all([sw.clients.claim(), appCache?.removeOtherVersions()]));
   // Start opening the store now (it waits for an old worker to let go of it), so the first request waits less.
   void host.server().catch(() => {});
 });
@@ -180,8 +188,12 @@ sw.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
   if (url.origin !== sw.location.origin) return;
   const path = stripBase(url.pathname, basePath);
-  if (path === undefined || !isServerPath(path)) return; // the app's own files: the network answers
-  event.respondWith(answer(event.request, url, path));
+  if (path === undefined) return;
+  if (appCache) event.waitUntil(appCache.fillOnce());
+  if (isServerPath(path)) return event.respondWith(answer(event.request, url, path));
+  // The app's own files from this version's cache; anything else under the scope goes to the network.
+  const file = appCache?.respond(event.request, path);
+  if (file) event.respondWith(file);
 });
 
 // A worker started again after being stopped gets no activate event: its first fetch starts the core.

@@ -8,6 +8,7 @@ import { navigate, routeHref, useRoute } from '../lib/router';
 import { IdentityPicker } from './identity-picker';
 import { ServerStatus } from './server-status';
 import { ThemeToggle } from './theme-toggle';
+import { UpdateNotice } from './update-notice';
 import { DEFAULT_VIEW, findView, VIEWS } from './views';
 
 function useViewShortcuts(): void {
@@ -68,6 +69,7 @@ export function App() {
           </Suspense>
         </ErrorBoundary>
       </main>
+      <UpdateNotice />
     </div>
   );
 }
