@@ -4,7 +4,9 @@
 // kubectl; a history that survives a reload and re-sends.
 
 import { expect, test, type Page } from '@playwright/test';
-import { goTo, openUi, request, screenshot } from './support/ui-app';
+import { goTo, openUi, pasteIntoEditor, request, screenshot } from './support/ui-app';
+
+test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
 async function compose(page: Page, method: string, path: string): Promise<void> {
   const form = page.getByRole('form', { name: 'Request' });
@@ -24,7 +26,12 @@ test('a create with an unknown field under fieldValidation=Warn answers 201 with
   await page.getByLabel('fieldValidation').selectOption('Warn');
   await page.getByText('Headers and impersonation').click();
   await page.getByLabel('Content-Type').selectOption('application/json');
-  await page.getByLabel('Body').fill(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'from-console' }, data: { a: '1' }, bogus: true }));
+  // The body is a Monaco editor in JSON mode, as the Content-Type says.
+  await expect(page.getByTestId('body-language')).toHaveText('JSON');
+  await pasteIntoEditor(page, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'from-console' }, data: { a: '1' }, bogus: true }), /^Body \(JSON\)/);
+  // Keyboard: Tab leaves the body for the next control (the editor does not trap focus).
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeFocused();
   await send(page);
   await expect(page.getByTestId('response-status')).toHaveText(/^201/);
   // The server's warning (unknown field) is called out, not buried in the headers.
@@ -38,6 +45,23 @@ test('a create with an unknown field under fieldValidation=Warn answers 201 with
   await expect(page.getByLabel('curl command')).toContainText('/api/v1/namespaces/default/configmaps?fieldValidation=Warn');
   await page.getByRole('button', { name: 'As kubectl' }).click();
   await expect(page.getByLabel('kubectl command')).toContainText("kubectl create --raw '/api/v1/namespaces/default/configmaps?fieldValidation=Warn' -f -");
+});
+
+test('the body editor follows the Content-Type: a server-side apply in YAML from the console', async ({ page }) => {
+  await openUi(page);
+  await goTo(page, 'Console');
+  await compose(page, 'PATCH', '/api/v1/namespaces/default/configmaps/applied?fieldManager=console');
+  await page.getByText('Headers and impersonation').click();
+  await page.getByLabel('Content-Type').selectOption('application/apply-patch+yaml');
+  await expect(page.getByTestId('body-language')).toHaveText('YAML');
+  await expect(page.getByRole('textbox', { name: /^Body \(YAML\)/ })).toBeAttached();
+  await pasteIntoEditor(page, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\ndata:\n  colour: blue\n', /^Body \(YAML\)/);
+  await send(page);
+  await expect(page.getByTestId('response-status')).toHaveText(/^201/);
+  const stored = await request(page, 'GET', 'api/v1/namespaces/default/configmaps/applied');
+  expect(stored.json.data).toEqual({ colour: 'blue' });
+  expect(stored.json.metadata.managedFields[0].manager).toBe('console');
+  await screenshot(page, 'console-apply-yaml');
 });
 
 test('a watch lists events live with their resourceVersion and stops on request', async ({ page }) => {

@@ -77,10 +77,10 @@ export async function createConfigMaps(page: Page, count: number, prefix = 'cm',
   );
 }
 
-/** Puts text on the clipboard and pastes it over the Monaco editor's content. */
-export async function pasteIntoEditor(page: Page, text: string): Promise<void> {
+/** Puts text on the clipboard and pastes it over a Monaco editor's content (the manifest editor unless named). */
+export async function pasteIntoEditor(page: Page, text: string, name: RegExp = /Manifest editor/): Promise<void> {
   // Monaco's input is a textarea labelled by the editor's ariaLabel.
-  await page.getByRole('textbox', { name: /Manifest editor/ }).focus();
+  await page.getByRole('textbox', { name }).focus();
   await page.evaluate((t) => navigator.clipboard.writeText(t), text);
   await page.keyboard.press('ControlOrMeta+A');
   await page.keyboard.press('ControlOrMeta+V');

@@ -4,6 +4,7 @@
 import { useId } from 'react';
 import { useAppStore } from '../../lib/store';
 import type { ConsoleRequest } from '../../lib/store/console-slice';
+import { BodyEditor } from './body-editor';
 import { usePathSuggestions } from './path-suggestions';
 import { ACCEPT_PRESETS, CONTENT_TYPE_PRESETS, hasBody, METHODS, QUERY_GROUPS, type QueryField } from './query-fields';
 
@@ -63,10 +64,7 @@ export function RequestEditor({ request, namespace, onChange }: Props) {
         <HeadersEditor request={request} onChange={onChange} />
       </details>
       {hasBody(request.method) && (
-        <label>
-          Body
-          <textarea rows={10} value={request.body} spellCheck={false} onChange={(e) => onChange({ body: e.target.value })} />
-        </label>
+        <BodyEditor value={request.body} contentType={getHeader(request.headers, 'Content-Type')} onChange={(body) => onChange({ body })} />
       )}
     </div>
   );

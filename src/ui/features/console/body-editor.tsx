@@ -1,0 +1,109 @@
+// The request's body in Monaco: YAML or JSON highlighting and syntax checks,
+// the language following the Content-Type header (an apply patch is YAML, the
+// other patch types and plain writes JSON; without one, the text decides).
+// Monaco is loaded on first use; until then a box of the same height holds its
+// place, and if it cannot load the body is a plain textarea. Tab moves focus on
+// (the body sits inside a form), so the editor never traps the keyboard.
+
+import { useEffect, useRef } from 'react';
+import { useMonaco } from '../../lib/monaco/use-monaco';
+import { useAppStore } from '../../lib/store';
+
+type Monaco = NonNullable<ReturnType<typeof useMonaco>['module']>['monaco'];
+type Editor = ReturnType<Monaco['editor']['create']>;
+
+export type BodyLanguage = 'yaml' | 'json';
+
+/** The editor's language for a Content-Type (or, without one, for the text). */
+export function bodyLanguage(contentType: string, body: string): BodyLanguage {
+  const type = contentType.toLowerCase();
+  if (type.includes('yaml')) return 'yaml';
+  if (type.includes('json')) return 'json';
+  return /^\s*[[{]/.test(body) || body.trim() === '' ? 'json' : 'yaml';
+}
+
+interface Props {
+  readonly value: string;
+  readonly contentType: string;
+  onChange(value: string): void;
+}
+
+let modelCounter = 0;
+
+export function BodyEditor({ value, contentType, onChange }: Props) {
+  const { module, error } = useMonaco();
+  const host = useRef<HTMLDivElement>(null);
+  const editorRef = useRef<Editor | null>(null);
+  const onChangeRef = useRef(onChange);
+  onChangeRef.current = onChange;
+  const theme = useAppStore((s) => s.theme);
+  const language = bodyLanguage(contentType, value);
+
+  useEffect(() => {
+    if (!module || !host.current) return;
+    const { monaco, monacoYaml } = module;
+    monacoYaml();
+    const model = monaco.editor.createModel(value, language, monaco.Uri.parse(`kubetab://console/body-${++modelCounter}`));
+    const editor = monaco.editor.create(host.current, {
+      model,
+      automaticLayout: true,
+      minimap: { enabled: false },
+      fontSize: 13,
+      tabSize: 2,
+      lineNumbersMinChars: 3,
+      scrollBeyondLastLine: false,
+      ariaLabel: `Body (${language === 'yaml' ? 'YAML' : 'JSON'}); Tab moves to the next field`,
+      tabFocusMode: true,
+      theme: useAppStore.getState().theme === 'dark' ? 'vs-dark' : 'vs',
+      fixedOverflowWidgets: true,
+    });
+    editorRef.current = editor;
+    const subscription = model.onDidChangeContent(() => onChangeRef.current(model.getValue()));
+    return () => {
+      subscription.dispose();
+      editor.dispose();
+      model.dispose();
+      editorRef.current = null;
+    };
+    // The model is created once; later values and languages are applied below.
+  }, [module]);
+
+  // A body set from outside (history, a tutorial step): the editor follows.
+  useEffect(() => {
+    const model = editorRef.current?.getModel();
+    if (model && model.getValue() !== value) model.setValue(value);
+  }, [value]);
+
+  useEffect(() => {
+    const editor = editorRef.current;
+    const model = editor?.getModel();
+    if (!module || !editor || !model) return;
+    module.monaco.editor.setModelLanguage(model, language);
+    editor.updateOptions({ ariaLabel: `Body (${language === 'yaml' ? 'YAML' : 'JSON'}); Tab moves to the next field` });
+  }, [language, module]);
+
+  useEffect(() => {
+    module?.monaco.editor.setTheme(theme === 'dark' ? 'vs-dark' : 'vs');
+  }, [theme, module]);
+
+  if (error)
+    return (
+      <label>
+        Body
+        <textarea rows={10} value={value} spellCheck={false} onChange={(e) => onChange(e.target.value)} />
+      </label>
+    );
+  return (
+    <div className="body-editor">
+      <div className="body-editor__label row row--center">
+        <span>Body</span>
+        <span className="badge" data-testid="body-language">
+          {language === 'yaml' ? 'YAML' : 'JSON'}
+        </span>
+      </div>
+      <div className="body-editor__host" ref={host}>
+        {!module && <p className="muted body-editor__loading">Loading the editor…</p>}
+      </div>
+    </div>
+  );
+}
