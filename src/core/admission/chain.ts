@@ -47,14 +47,21 @@ export function resolveEnabledPlugins(flags: Readonly<Record<string, string | un
   return ALL_ORDERED_PLUGINS.filter((name) => on.has(name));
 }
 
-/** Builds the chain; extra factories (tests, other subsystems) add to or replace the built-in ones. */
-export function createAdmissionChain(
-  flags: Readonly<Record<string, string | undefined>>,
-  extraFactories: Readonly<Record<string, AdmissionPluginFactory>> = {},
-): AdmissionChain {
-  const enabled = resolveEnabledPlugins(flags);
+export interface AdmissionChainOptions {
+  /** Extra factories (tests, other subsystems) that add to or replace the built-in ones. */
+  readonly factories?: Readonly<Record<string, AdmissionPluginFactory>>;
+  /** Default-on plugins this server leaves out unless --enable-admission-plugins names them. */
+  readonly defaultOff?: readonly string[];
+}
+
+/** Builds the chain from the flags. Throws the start-up errors of resolveEnabledPlugins. */
+export function createAdmissionChain(flags: Readonly<Record<string, string | undefined>>, options: AdmissionChainOptions = {}): AdmissionChain {
+  const explicit = new Set(commaList(flags['enable-admission-plugins']));
+  const dropped = new Set((options.defaultOff ?? []).filter((name) => !explicit.has(name)));
+  const enabled = resolveEnabledPlugins(flags).filter((name) => !dropped.has(name));
+  const extraFactories = options.factories ?? {};
   const factories = { ...PLUGIN_FACTORIES, ...extraFactories };
-  const plugins = enabled.flatMap((name) => (factories[name] ? [factories[name]()] : []));
+  const plugins = enabled.flatMap((name) => (factories[name] ? [factories[name]({ flags })] : []));
   const on = new Set(enabled);
   return {
     enabled,

@@ -88,5 +88,10 @@ export interface AdmissionPlugin {
   validate?(attrs: AdmissionAttributes, ctx: AdmissionContext): void | Promise<void>;
 }
 
+/** What a plugin is built from: the server's flags (kube-apiserver command-line flags). */
+export interface AdmissionPluginConfig {
+  readonly flags: Readonly<Record<string, string | undefined>>;
+}
+
 /** A plugin factory: the chain builds each enabled plugin once per server. */
-export type AdmissionPluginFactory = () => AdmissionPlugin;
+export type AdmissionPluginFactory = (config: AdmissionPluginConfig) => AdmissionPlugin;

@@ -34,6 +34,8 @@ import { toStatusError } from './respond';
 // The admission chain (src/core/admission), handed to the handlers through ctx.services.
 import { createAdmissionChain } from '../admission/chain';
 import { ADMISSION_CHAIN } from '../admission/request';
+import { selectControllers } from '../controllers';
+import { SERVICE_ACCOUNT_CONTROLLER } from '../controllers/service-account/service-account-controller';
 // Service ClusterIP / NodePort allocation, following the stored Services.
 import { createServiceAllocator, SERVICE_ALLOCATOR } from '../kinds/builtin/core/services/store-allocator';
 
@@ -78,7 +80,10 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const builtins = withRbacWriteChecks(withCustomResourceDefinitions(builtinResources({ featureGates: featureGates.all() })), () => access);
   const registry = new ResourceRegistry(builtins, flags['runtime-config']);
   // --enable-admission-plugins / --disable-admission-plugins: unknown names are start-up errors.
-  const admissionChain = createAdmissionChain(flags);
+  // Without the service-account controller no namespace gets its "default" account, and the
+  // server runs as kube's own test servers do: ServiceAccount left out unless enabled by name.
+  const managesServiceAccounts = selectControllers(options.controllers ?? ['*']).includes(SERVICE_ACCOUNT_CONTROLLER);
+  const admissionChain = createAdmissionChain(flags, { defaultOff: managesServiceAccounts ? [] : ['ServiceAccount'] });
   const ctx: ServerContext = {
     store: options.store,
     clock,
