@@ -33,9 +33,8 @@ import type { UserInfo } from '../auth/types';
 import { toStatusError } from './respond';
 // The admission chain (src/core/admission), handed to the handlers through ctx.services.
 import { createAdmissionChain } from '../admission/chain';
+import { withKubeadmAdmissionDefaults } from '../admission/kubeadm-defaults';
 import { ADMISSION_CHAIN } from '../admission/request';
-import { selectControllers } from '../controllers';
-import { SERVICE_ACCOUNT_CONTROLLER } from '../controllers/service-account/service-account-controller';
 // Service ClusterIP / NodePort allocation, following the stored Services.
 import { createServiceAllocator, SERVICE_ALLOCATOR } from '../kinds/builtin/core/services/store-allocator';
 
@@ -80,10 +79,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const builtins = withRbacWriteChecks(withCustomResourceDefinitions(builtinResources({ featureGates: featureGates.all() })), () => access);
   const registry = new ResourceRegistry(builtins, flags['runtime-config']);
   // --enable-admission-plugins / --disable-admission-plugins: unknown names are start-up errors.
-  // Without the service-account controller no namespace gets its "default" account, and the
-  // server runs as kube's own test servers do: ServiceAccount left out unless enabled by name.
-  const managesServiceAccounts = selectControllers(options.controllers ?? ['*']).includes(SERVICE_ACCOUNT_CONTROLLER);
-  const admissionChain = createAdmissionChain(flags, { defaultOff: managesServiceAccounts ? [] : ['ServiceAccount'] });
+  // NodeRestriction on unless the flags say otherwise, as kubeadm configures kube-apiserver (decision 0191).
+  const admissionChain = createAdmissionChain(withKubeadmAdmissionDefaults(flags));
   const ctx: ServerContext = {
     store: options.store,
     clock,

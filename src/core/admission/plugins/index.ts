@@ -5,18 +5,10 @@
 // nothing (see chain.ts).
 
 import type { AdmissionPluginFactory } from '../types';
-import { defaultTolerationSeconds } from './default-toleration-seconds';
 import { namespaceLifecycle } from './namespace-lifecycle';
-import { priority } from './priority';
-import { serviceAccount } from './service-account';
-import { createPodSecurityPlugin } from '../pod-security/plugin';
-import { createValidatingAdmissionPolicyPlugin } from '../policy/validating-policy';
+import { nodeRestriction } from './node-restriction';
 
 export const PLUGIN_FACTORIES: Readonly<Record<string, AdmissionPluginFactory>> = {
   NamespaceLifecycle: namespaceLifecycle,
-  ServiceAccount: serviceAccount,
-  Priority: priority,
-  DefaultTolerationSeconds: ({ flags }) => defaultTolerationSeconds(flags),
-  PodSecurity: () => createPodSecurityPlugin(),
-  ValidatingAdmissionPolicy: () => createValidatingAdmissionPolicyPlugin(),
+  NodeRestriction: nodeRestriction,
 };
