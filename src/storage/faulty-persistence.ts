@@ -12,7 +12,7 @@ export class PersistenceFaults {
   private loadGate: Promise<void> | undefined;
   private releaseLoad: (() => void) | undefined;
 
-  /** Makes the next `n` commits fail with PersistenceError (before anything reaches the real backend). */
+  /** Makes the next `n` commits (or replaces) fail with PersistenceError (before anything reaches the real backend). */
   failNextCommits(n = 1): void {
     this.failing += n;
   }
@@ -55,6 +55,15 @@ export function withFaults(inner: Persistence, faults: PersistenceFaults): Persi
       await inner.commit(changes, meta);
       faults.commits++;
     },
+    ...(inner.replace
+      ? {
+          async replace(changes: Parameters<NonNullable<Persistence['replace']>>[0], meta: Parameters<NonNullable<Persistence['replace']>>[1]) {
+            if (faults.takeFailure()) throw new PersistenceError('injected failure: QuotaExceededError');
+            await inner.replace!(changes, meta);
+            faults.commits++;
+          },
+        }
+      : {}),
     compact: (meta) => inner.compact(meta),
     wipe: (meta) => inner.wipe(meta),
     close: () => inner.close(),

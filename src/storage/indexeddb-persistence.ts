@@ -258,25 +258,16 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
     },
 
     commit(changes, meta) {
-      // The meta record is written only when no history record carries the
-      // commit's revision (open() reads it from the newest change otherwise):
-      // one put less per commit. The compacted revision is recorded by
-      // compact(); until then more history than needed is kept, never less.
-      const newest = changes[changes.length - 1];
-      const recordsRevision = newest !== undefined && newest.revision === meta.revision && !(newest.revision <= meta.compactedRevision);
-      return write(recordsRevision ? ['kv', 'changes'] : ['meta', 'kv', 'changes'], (tx) => {
-        const kv = tx.objectStore('kv');
-        const log = tx.objectStore('changes');
-        for (const change of changes) {
-          // History at or below the compacted revision would be dropped unread (an import writes such changes).
-          if (!(change.revision <= meta.compactedRevision)) log.put(storedChange(change), change.revision);
-          if (change.type === 'delete') kv.delete(change.key);
-          else {
-            const stored: StoredValue = { value: change.value ?? '', createRevision: change.createRevision, modRevision: change.revision, version: change.version };
-            kv.put(stored, change.key);
-          }
-        }
-        if (!recordsRevision) tx.objectStore('meta').put(meta, META_KEY);
+      return write(commitStores(changes, meta), (tx) => putChanges(tx, changes, meta));
+    },
+
+    replace(changes, meta) {
+      // One transaction: a failure (quota) leaves the previous contents as they were.
+      return write(['meta', 'kv', 'changes'], (tx) => {
+        tx.objectStore('kv').clear();
+        tx.objectStore('changes').clear();
+        tx.objectStore('meta').clear();
+        putChanges(tx, changes, meta, true);
       });
     },
 
@@ -327,6 +318,38 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
       return dropped;
     },
   };
+}
+
+/**
+ * The stores a commit writes. The meta record is written only when no
+ * history record carries the commit's revision (open() reads it from the
+ * newest change otherwise): one put less per commit. The compacted revision
+ * is recorded by compact(); until then more history than needed is kept,
+ * never less.
+ */
+function commitStores(changes: readonly PersistedChange[], meta: PersistedMeta): ('meta' | 'kv' | 'changes')[] {
+  return recordsRevision(changes, meta) ? ['kv', 'changes'] : ['meta', 'kv', 'changes'];
+}
+
+function recordsRevision(changes: readonly PersistedChange[], meta: PersistedMeta): boolean {
+  const newest = changes[changes.length - 1];
+  return newest !== undefined && newest.revision === meta.revision && !(newest.revision <= meta.compactedRevision);
+}
+
+/** Issues a commit's puts in `tx` (synchronously); `withMeta` writes the meta record whatever the changes. */
+function putChanges(tx: IDBTransaction, changes: readonly PersistedChange[], meta: PersistedMeta, withMeta = false): void {
+  const kv = tx.objectStore('kv');
+  const log = tx.objectStore('changes');
+  for (const change of changes) {
+    // History at or below the compacted revision would be dropped unread (an import writes such changes).
+    if (!(change.revision <= meta.compactedRevision)) log.put(storedChange(change), change.revision);
+    if (change.type === 'delete') kv.delete(change.key);
+    else {
+      const stored: StoredValue = { value: change.value ?? '', createRevision: change.createRevision, modRevision: change.revision, version: change.version };
+      kv.put(stored, change.key);
+    }
+  }
+  if (withMeta || !recordsRevision(changes, meta)) tx.objectStore('meta').put(meta, META_KEY);
 }
 
 /**

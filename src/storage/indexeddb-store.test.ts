@@ -53,6 +53,29 @@ describe('IndexedDB persistence', () => {
     await again.close();
   });
 
+  it('replace swaps every record for the given ones in one transaction, and a failure keeps the old contents (rule: an import is atomic, docs/decisions/0172)', async () => {
+    const p = persistence('replace');
+    await p.open(100);
+    await p.commit([put(101, '/old', 'old'), { ...put(102, '/gone', 'g') }], { revision: 102, compactedRevision: 100 });
+    // A key IndexedDB refuses (NaN revision is fine for kv, an invalid kv key is not) after the clears were issued.
+    const bad = [put(200, '/new', 'new'), { ...put(201, '/x', 'x'), key: undefined as unknown as string }];
+    await expect(p.replace!(bad, { revision: 300, compactedRevision: 300 })).rejects.toBeInstanceOf(PersistenceError);
+    expect((await p.loadCurrent()).map((kv) => kv.key).sort()).toEqual(['/gone', '/old']);
+    expect((await p.loadHistory()).map((c) => c.revision)).toEqual([101, 102]);
+
+    await p.replace!([put(200, '/new', 'new'), put(201, '/x', 'x')], { revision: 300, compactedRevision: 300 });
+    expect((await p.loadCurrent()).map((kv) => [kv.key, kv.modRevision])).toEqual([
+      ['/new', 200],
+      ['/x', 201],
+    ]);
+    // Changes at or below the compacted revision leave no history.
+    expect(await p.loadHistory()).toEqual([]);
+    await p.close();
+    const again = persistence('replace');
+    expect(await again.open(999)).toEqual({ revision: 300, compactedRevision: 300 });
+    await again.close();
+  });
+
   it('records that cannot be decoded are skipped, can be re-created over, and can be dropped', async () => {
     const clock = manualClock();
     const store = await openStore({ clock, persistence: persistence('corrupt') });

@@ -62,6 +62,18 @@ export function createMemoryPersistence(): MemoryPersistence {
       changes = changes.filter((c) => c.revision >= nextMeta.compactedRevision);
       meta = nextMeta;
     },
+    async replace(batch, nextMeta) {
+      // All at once (nothing is awaited in between): as one transaction.
+      current = new Map();
+      changes = [];
+      for (const change of batch) {
+        if (change.revision > nextMeta.compactedRevision) changes.push(change);
+        if (change.type === 'delete') current.delete(change.key);
+        else current.set(change.key, { key: change.key, value: change.value ?? '', createRevision: change.createRevision, modRevision: change.revision, version: change.version });
+      }
+      meta = nextMeta;
+      commits++;
+    },
     async wipe(nextMeta) {
       current = new Map();
       changes = [];

@@ -250,5 +250,12 @@ export interface Persistence {
   compact(meta: PersistedMeta): Promise<void>;
   /** Removes everything, then records the given meta. */
   wipe(meta: PersistedMeta): Promise<void>;
+  /**
+   * Optional (added for the cluster import, docs/decisions/0172): removes
+   * everything and writes `changes` and `meta`, all in ONE atomic
+   * transaction — a failure keeps the previous contents whole. Changes at or
+   * below `meta.compactedRevision` leave no history.
+   */
+  replace?(changes: readonly PersistedChange[], meta: PersistedMeta): Promise<void>;
   close(): Promise<void>;
 }

@@ -8,6 +8,7 @@ import { manualClock } from '../../core/clock';
 import { createMemoryPersistence } from '../../core/storage/memory-persistence';
 import { openStore } from '../../core/storage/mvcc-store';
 import { CompactedError } from '../../core/storage/types';
+import { PersistenceFaults, withFaults } from '../../storage/faulty-persistence';
 import { archiveProblem, exportCluster, importCluster, wipeCluster } from './cluster-archive';
 import { secureConfiguration } from './cluster-config';
 
@@ -95,5 +96,32 @@ describe('cluster archive', () => {
         ],
       }),
     ).toBe('items[1]: duplicate key a');
+  });
+
+  it('an import that fails (quota) leaves the cluster as it was, not empty (rule: one transaction, docs/decisions/0172)', async () => {
+    const clock = manualClock();
+    const source = createMemoryPersistence();
+    const s1 = await openStore({ persistence: source, clock });
+    await s1.create('/registry/configmaps/default/from-archive', () => 'archived');
+    await s1.close();
+    const archive = await exportCluster(source, extra(clock.now()));
+
+    const target = createMemoryPersistence();
+    const s2 = await openStore({ persistence: target, clock });
+    await s2.create('/registry/configmaps/default/kept', () => 'kept');
+    await s2.close();
+    const faults = new PersistenceFaults();
+    faults.failNextCommits(1);
+    await expect(importCluster(withFaults(target, faults), archive, clock.now())).rejects.toThrow('QuotaExceededError');
+    const after = await openStore({ persistence: target, clock });
+    await after.ready();
+    expect((await after.range({ prefix: '/registry/' })).kvs.map((kv) => kv.value)).toEqual(['kept']);
+    await after.close();
+
+    await importCluster(target, archive, clock.now());
+    const imported = await openStore({ persistence: target, clock });
+    await imported.ready();
+    expect((await imported.range({ prefix: '/registry/' })).kvs.map((kv) => kv.value)).toEqual(['archived']);
+    await imported.close();
   });
 });

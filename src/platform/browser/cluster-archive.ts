@@ -53,16 +53,26 @@ export function archiveProblem(input: unknown): string | undefined {
   return undefined;
 }
 
-/** Replaces everything in the persistence with the archive's keys. The store must be closed. */
+/**
+ * Replaces everything in the persistence with the archive's keys, in one
+ * transaction when the persistence offers `replace` (IndexedDB and memory
+ * do): a failed import (quota) leaves the cluster as it was, never empty.
+ * The store must be closed.
+ */
 export async function importCluster(persistence: Persistence, archive: ClusterArchive, now: number): Promise<void> {
   const current = await persistence.open(Math.floor(now));
   const revision = Math.max(current.revision, archive.revision);
+  // Compacted at the top: the archive's objects are current values, with no history to replay.
   const meta = { revision, compactedRevision: revision };
-  await persistence.wipe(meta);
   const changes: PersistedChange[] = [...archive.items]
     .sort((a, b) => a.modRevision - b.modRevision)
     .map((kv) => ({ revision: kv.modRevision, type: 'put', key: kv.key, value: kv.value, createRevision: kv.createRevision, version: kv.version, time: now }));
-  // One transaction: all of the archive or none of it.
+  if (persistence.replace) {
+    await persistence.replace(changes, meta);
+    return;
+  }
+  // A persistence without replace: wipe, then every object in one commit.
+  await persistence.wipe(meta);
   if (changes.length) await persistence.commit(changes, meta);
   // The writes above are history below the compacted revision: drop it.
   await persistence.compact(meta);
