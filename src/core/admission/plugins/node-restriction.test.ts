@@ -119,6 +119,14 @@ describe('NodeRestriction through the API (kubeadm cluster: Node,RBAC + NodeRest
     expect((await ts.post('/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases', lease('kube-node-lease', 'node2'), NODE1)).status).toBe(403);
   });
 
+  it('evicts only pods bound to the node (pods/eviction goes through the chain)', async () => {
+    const evict = (name: string) => ts.post(`/api/v1/namespaces/default/pods/${name}/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name } }, NODE1);
+    const theirs = await evict('theirs');
+    expect(theirs.status).toBe(403);
+    expect(theirs.body.message).toBe('pods "theirs" is forbidden: node node1 can only evict pods with spec.nodeName set to itself');
+    expect((await evict('mine')).status).toBe(201);
+  });
+
   it('leaves everyone else alone (the administrator edits any node)', async () => {
     expect((await ts.patch('/api/v1/nodes/node2', { metadata: { labels: { 'node-role.kubernetes.io/worker': '' } } }, MERGE)).status).toBe(200);
   });

@@ -9,6 +9,7 @@ import { readTypedBody } from '../decode-object';
 import type { RequestScope, ServerContext } from '../context';
 import { decode, deleteObject, getObject, prefixFor } from '../resource-store';
 import { objectResponse } from '../respond';
+import { AdmissionRun } from '../../admission/request';
 
 export async function handlePodEviction(ctx: ServerContext, scope: RequestScope): Promise<Response> {
   const { route, served, request, output } = scope;
@@ -20,11 +21,13 @@ export async function handlePodEviction(ctx: ServerContext, scope: RequestScope)
   if (eviction.metadata?.name && eviction.metadata.name !== route.name) {
     throw errors.badRequest(`name in URL does not match name in Eviction object`);
   }
+  const dryRun = (eviction.deleteOptions?.dryRun ?? []).includes('All');
+  // The admission chain sees the Eviction as a create of pods/eviction (kube's create handler admits it before the eviction REST runs).
+  await new AdmissionRun(ctx, { served, namespace: route.namespace, name: route.name, subresource: 'eviction', dryRun, kind: { group: 'policy', version: 'v1', kind: 'Eviction' } }).create(eviction as KubeObject);
   const { object: pod } = await getObject(ctx, served, route.namespace, route.name);
   const phase = (pod['status'] as { phase?: string } | undefined)?.phase;
   // Terminal pods are deleted without consulting budgets.
   if (phase !== 'Succeeded' && phase !== 'Failed') await checkBudgets(ctx, pod);
-  const dryRun = (eviction.deleteOptions?.dryRun ?? []).includes('All');
   await deleteObject(ctx, served, route.namespace, route.name, { dryRun, preconditions: eviction.deleteOptions?.preconditions });
   return objectResponse({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }, 201, output);
 }
