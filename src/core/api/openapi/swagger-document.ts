@@ -43,7 +43,12 @@ export async function buildSwaggerDocument(sources: readonly GroupVersionSource[
   const groupPaths = new Map<string, string>();
   for (const source of sources) {
     const v3Paths = (source.document.paths ?? {}) as Record<string, Json>;
-    for (const [path, item] of Object.entries(v3Paths)) paths[path] = toSwaggerPathItem(item);
+    // The CRD builder publishes a custom resource's own paths only (no group-version discovery path).
+    const discovery = `/apis/${source.group}/${source.version}/`;
+    for (const [path, item] of Object.entries(v3Paths)) {
+      if (!source.builtin && path === discovery) continue;
+      paths[path] = toSwaggerPathItem(item);
+    }
     const schemas = ((source.document.components as Json | undefined)?.schemas ?? {}) as Json;
     for (const [name, schema] of Object.entries(schemas)) {
       // A name outside the built-in table is a custom resource's (or its list's) schema.

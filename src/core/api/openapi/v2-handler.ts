@@ -36,7 +36,7 @@ interface SwaggerCache {
   readonly etag: string;
   /** Seconds precision, as ServeContent compares it. */
   readonly lastModified: number;
-  proto?: Uint8Array;
+  proto?: Uint8Array<ArrayBuffer>;
 }
 
 const caches = new WeakMap<ServerContext, Promise<SwaggerCache>>();
@@ -116,13 +116,14 @@ export async function handleOpenApiV2(ctx: ServerContext, request: Request, sour
   if (notModified(request, etag, cache.lastModified)) {
     return new Response(null, { status: 304, headers: { ...baseHeaders(), Etag: etag } });
   }
-  let body: string | Uint8Array;
+  let body: string | Uint8Array<ArrayBuffer>;
   let contentType: string;
   if (chosen === 'json') {
     body = cache.json;
     contentType = 'application/json';
   } else {
-    cache.proto ??= encodeSwaggerProtobuf(JSON.parse(cache.json) as Record<string, unknown>);
+    // ProtoWriter.finish() copies into a fresh ArrayBuffer.
+    cache.proto ??= encodeSwaggerProtobuf(JSON.parse(cache.json) as Record<string, unknown>) as Uint8Array<ArrayBuffer>;
     body = cache.proto;
     contentType = `application/${PROTOBUF_SUBTYPE}`;
   }
