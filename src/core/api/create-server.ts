@@ -35,6 +35,8 @@ import { toStatusError } from './respond';
 import { createAdmissionChain } from '../admission/chain';
 import { withKubeadmAdmissionDefaults } from '../admission/kubeadm-defaults';
 import { ADMISSION_CHAIN } from '../admission/request';
+import { selectControllers } from '../controllers';
+import { SERVICE_ACCOUNT_CONTROLLER } from '../controllers/service-account/service-account-controller';
 // Service ClusterIP / NodePort allocation, following the stored Services.
 import { createServiceAllocator, SERVICE_ALLOCATOR } from '../kinds/builtin/core/services/store-allocator';
 
@@ -80,7 +82,10 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const registry = new ResourceRegistry(builtins, flags['runtime-config']);
   // --enable-admission-plugins / --disable-admission-plugins: unknown names are start-up errors.
   // NodeRestriction on unless the flags say otherwise, as kubeadm configures kube-apiserver (decision 0191).
-  const admissionChain = createAdmissionChain(withKubeadmAdmissionDefaults(flags));
+  // Without the service-account controller no namespace gets its "default" account, and the
+  // server runs as kube's own test servers do: ServiceAccount left out unless enabled by name.
+  const managesServiceAccounts = selectControllers(options.controllers ?? ['*']).includes(SERVICE_ACCOUNT_CONTROLLER);
+  const admissionChain = createAdmissionChain(withKubeadmAdmissionDefaults(flags), { defaultOff: managesServiceAccounts ? [] : ['ServiceAccount'] });
   const ctx: ServerContext = {
     store: options.store,
     clock,

@@ -6,9 +6,15 @@
 
 import type { AdmissionPluginFactory } from '../types';
 import { namespaceLifecycle } from './namespace-lifecycle';
+import { serviceAccount } from './service-account';
+import { priority } from './priority';
+import { defaultTolerationSeconds } from './default-toleration-seconds';
 import { nodeRestriction } from './node-restriction';
 
 export const PLUGIN_FACTORIES: Readonly<Record<string, AdmissionPluginFactory>> = {
   NamespaceLifecycle: namespaceLifecycle,
+  ServiceAccount: serviceAccount,
+  Priority: priority,
+  DefaultTolerationSeconds: ({ flags }) => defaultTolerationSeconds(flags),
   NodeRestriction: nodeRestriction,
 };
