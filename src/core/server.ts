@@ -5,6 +5,9 @@
 import type { Clock } from './clock';
 import type { MvccStore } from './storage/types';
 import type { UserInfo } from './auth/types';
+import type { ConfigReload } from './api/access/access-control';
+
+export type { ConfigReload };
 
 export interface ApiServerOptions {
   /** The storage backend (memory, IndexedDB-backed, file-backed). */
@@ -46,6 +49,13 @@ export interface ApiServer {
    * clients (controllers, the host's UI), never reachable over HTTP.
    */
   handleAs(request: Request, user: UserInfo): Promise<Response>;
+  /**
+   * Reads --authorization-config and --authentication-config again and uses
+   * changed, valid versions (an invalid one is refused, the last good one
+   * kept), as kube-apiserver's file watchers do. Hosts call it when a file
+   * changes. Resolves with what each file's check did.
+   */
+  reloadConfigFiles(): Promise<readonly ConfigReload[]>;
   /** Resolves when the first-start objects exist and every controller has handled what it has seen so far. */
   idle(): Promise<void>;
   close(): Promise<void>;

@@ -288,6 +288,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   return {
     handle,
     handleAs,
+    reloadConfigFiles: () => access.reloadConfigFiles(),
     async idle() {
       await bootstrapped;
       await controllers?.idle();

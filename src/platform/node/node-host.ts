@@ -14,6 +14,7 @@ import { attachPeerCertificates } from '../../core/api/access';
 import { createPeerVerifier } from './client-certificates';
 import { clientTrustFromFlags } from './tls-flags';
 import type { TLSSocket } from 'node:tls';
+import { watchConfigFiles, type ConfigWatcherOptions } from './config-file-watcher';
 
 /** kube-apiserver's default for --etcd-compaction-interval. */
 export const DEFAULT_RETENTION_MS = 5 * 60_000;
@@ -29,6 +30,8 @@ export interface NodeHostOptions {
   readonly clock?: Clock;
   readonly tls?: TlsOptions;
   readonly maxWatchSeconds?: number;
+  /** Reloads of --authorization-config / --authentication-config (log, poll interval, outcome callback). */
+  readonly configWatcher?: Omit<ConfigWatcherOptions, 'flags' | 'apiServer'>;
 }
 
 export interface NodeHost {
@@ -82,6 +85,7 @@ export async function startNodeHost(options: NodeHostOptions): Promise<NodeHost>
   });
   await waitUntilReady(apiServer);
   const stopCompaction = startExpiryCompaction(store, retentionMs);
+  const configWatcher = watchConfigFiles({ flags, apiServer, ...(options.configWatcher ?? {}) });
   // Client certificates are verified per connection and handed to the core with the request (decision 0180).
   const peerOf = createPeerVerifier(clientTrustFromFlags(flags));
   const server = await startNodeServer({
@@ -100,6 +104,7 @@ export async function startNodeHost(options: NodeHostOptions): Promise<NodeHost>
     apiServer,
     store,
     async close() {
+      configWatcher.stop();
       stopCompaction();
       await server.close();
       await apiServer.close();

@@ -34,14 +34,33 @@ import type { Clock } from '../../clock';
 import type { MvccStore } from '../../storage/types';
 import type { DecodeCache } from '../object-codec';
 import { AuditLog } from './audit-log';
-import type { AccessConfig, OidcSettings, WebhookEndpoint } from './config';
+import {
+  authorizationConfigurationFromFile,
+  authorizationWebhookEndpoints,
+  decodeAuthenticationConfiguration,
+  type AccessConfig,
+  type OidcSettings,
+  type WebhookEndpoint,
+} from './config';
+import type { AuthorizationConfiguration } from '../../auth';
 import { createObjectReader, type ObjectReader } from './object-reader';
 import { createStoreRbacSource, type StoreRbacSource } from './rbac-store-source';
 import { loadServiceAccountKeys } from './service-account-key';
 import { createNodeGraph } from './node-graph';
 import { loadTestIssuer, testIssuerKeys, TEST_ISSUER_URL } from './test-issuer-endpoint';
 
+/** What a reload of a configuration file did (kube's automatic_reloads_total status, and its log line). */
+export interface ConfigReload {
+  /** The flag naming the file: authorization-config or authentication-config. */
+  readonly file: 'authorization-config' | 'authentication-config';
+  /** unchanged: same bytes as the last read; success: in use now; failure: the last good configuration stays. */
+  readonly status: 'unchanged' | 'success' | 'failure';
+  /** kube-apiserver's log text for a failure (never a credential). */
+  readonly error?: string;
+}
+
 export interface AccessControl {
+  /** The configuration in use (the files' parts change on reload). */
   readonly config: AccessConfig;
   /** Resolves when the keys and the stored RBAC objects are loaded (rejects on a bad key file). */
   readonly ready: Promise<void>;
@@ -55,6 +74,13 @@ export interface AccessControl {
    * answer for a user, known without asking (the fast path).
    */
   readonly fastAllow?: (user: UserInfo) => Decision;
+  /**
+   * Reads --authorization-config and --authentication-config again and puts
+   * changed, valid versions in use, as kube-apiserver's file watchers do; an
+   * invalid version is refused and the last good one kept. Hosts call it when
+   * a file changes (and every minute, as kube polls).
+   */
+  reloadConfigFiles(): Promise<readonly ConfigReload[]>;
   readonly audit: AuditLog;
   readonly objects: ObjectReader;
   readonly clock: Clock;
@@ -147,8 +173,9 @@ function fastAllowOf(chain: AuthorizerChain): ((user: UserInfo) => Decision) | u
   return (user) => (user.groups.includes(GROUP.masters) ? masters : others);
 }
 
-export function createAccessControl(config: AccessConfig, deps: AccessControlDeps): AccessControl {
+export function createAccessControl(initial: AccessConfig, deps: AccessControlDeps): AccessControl {
   const { clock } = deps;
+  let config = initial;
   const rbacSource = createStoreRbacSource(deps.store, (kv) => deps.decodeCache.decode(kv));
   const objects = createObjectReader(deps);
   const webhookTransport = (name: string): WebhookTransport => {
@@ -157,16 +184,21 @@ export function createAccessControl(config: AccessConfig, deps: AccessControlDep
     const send = jsonTransport(endpoint);
     return { send: (review, signal) => send(review, signal) };
   };
-  // The pod graph only when a Node authorizer asks it.
-  const nodeGraph = config.authorization.authorizers.some((a) => a.type === 'Node') ? createNodeGraph(deps.store, (kv) => deps.decodeCache.decode(kv)) : undefined;
-  const { chain, rbac } = buildAuthorizers(config.authorization, {
-    clock,
-    rbacSource,
-    abacPolicies: config.abacPolicies,
-    webhookTransport,
-    ...(nodeGraph ? { isRelatedToNode: (node: string, vertex: NodeGraphVertex, ns: string, name: string) => nodeGraph.isRelatedToNode(node, vertex, ns, name) } : {}),
-  });
-  const fastAllow = fastAllowOf(chain);
+  // The pod graph only when a Node authorizer asks it (at start: a reload cannot add one, as in kube).
+  const initialTypes = new Set(initial.authorization.authorizers.map((a) => a.type));
+  const nodeGraph = initialTypes.has('Node') ? createNodeGraph(deps.store, (kv) => deps.decodeCache.decode(kv)) : undefined;
+  const authorizersFor = (authorization: AuthorizationConfiguration) =>
+    buildAuthorizers(authorization, {
+      clock,
+      rbacSource,
+      abacPolicies: config.abacPolicies,
+      webhookTransport,
+      ...(nodeGraph ? { isRelatedToNode: (node: string, vertex: NodeGraphVertex, ns: string, name: string) => nodeGraph.isRelatedToNode(node, vertex, ns, name) } : {}),
+    });
+  const built = authorizersFor(initial.authorization);
+  let chain = built.chain;
+  const rbac = built.rbac;
+  let fastAllow = fastAllowOf(chain);
   const audit = new AuditLog(deps.auditCapacity ?? 2000);
 
   let keys: ServiceAccountKeys | undefined;
@@ -183,20 +215,10 @@ export function createAccessControl(config: AccessConfig, deps: AccessControlDep
   const keysOf = (j: OidcSettings): JWTVerifyGetKey =>
     j.config.issuer.url === TEST_ISSUER_URL && !j.config.issuer.discoveryURL ? testIssuerKeys(testIssuer) : discoveredKeys(j);
 
-  const ready = (async () => {
+  let serviceAccounts: TokenAuthenticator | undefined;
+  /** The authentication chain for the configuration in use (rebuilt when --authentication-config changes). */
+  const buildAuthn = (): RequestAuthenticatorChain => {
     const sa = config.serviceAccounts;
-    keys = await loadServiceAccountKeys(deps.store, sa.signingKeyPem, sa.verificationKeyPems);
-    const serviceAccounts = createServiceAccountAuthenticator({
-      issuers: sa.issuers,
-      apiAudiences: sa.apiAudiences,
-      keys,
-      clock,
-      lookup: sa.lookup,
-      getServiceAccount: (ns, name) => objects.get('', 'serviceaccounts', ns, name),
-      getSecret: (ns, name) => objects.get('', 'secrets', ns, name),
-      getPod: (ns, name) => objects.get('', 'pods', ns, name),
-      getNode: (name) => objects.get('', 'nodes', '', name),
-    });
     const jwt: TokenAuthenticator[] = config.jwt.map((j) =>
       createJwtAuthenticator({ config: j.config, keys: keysOf(j), clock, ...(j.algorithms ? { algorithms: j.algorithms } : {}) }),
     );
@@ -206,10 +228,10 @@ export function createAccessControl(config: AccessConfig, deps: AccessControlDep
     const requestAuthenticators: RequestAuthenticator[] = [];
     if (config.requestHeader) requestAuthenticators.push(createRequestHeaderAuthenticator(config.requestHeader));
     if (config.clientCertificates) requestAuthenticators.push(createX509Authenticator());
-    authn = buildAuthenticator({
+    return buildAuthenticator({
       requestAuthenticators,
       ...(config.tokenFile ? { tokenFile: audienceAgnostic(createStaticTokenAuthenticator(config.tokenFile), implicit) } : {}),
-      serviceAccounts,
+      ...(serviceAccounts ? { serviceAccounts } : {}),
       ...(config.bootstrapTokens
         ? { bootstrapTokens: audienceAgnostic(createBootstrapTokenAuthenticator({ clock, getSecret: (ns, name) => objects.get('', 'secrets', ns, name) }), implicit) }
         : {}),
@@ -227,19 +249,128 @@ export function createAccessControl(config: AccessConfig, deps: AccessControlDep
         : {}),
       anonymous: config.anonymous,
     });
+  };
+
+  const ready = (async () => {
+    const sa = config.serviceAccounts;
+    keys = await loadServiceAccountKeys(deps.store, sa.signingKeyPem, sa.verificationKeyPems);
+    serviceAccounts = createServiceAccountAuthenticator({
+      issuers: sa.issuers,
+      apiAudiences: sa.apiAudiences,
+      keys,
+      clock,
+      lookup: sa.lookup,
+      getServiceAccount: (ns, name) => objects.get('', 'serviceaccounts', ns, name),
+      getSecret: (ns, name) => objects.get('', 'secrets', ns, name),
+      getPod: (ns, name) => objects.get('', 'pods', ns, name),
+      getNode: (name) => objects.get('', 'nodes', '', name),
+    });
+    authn = buildAuthn();
     await rbacSource.ready;
     await nodeGraph?.ready;
   })();
   // Callers await `ready`; an unhandled rejection here would be reported twice.
   ready.catch(() => undefined);
 
+  // Reloads (kube's reloadableAuthorizerResolver.checkFile and the authentication config watcher).
+  const { flags, readFile } = initial.source;
+  // The files as read at start: a first check finds them unchanged.
+  const lastRead: { 'authorization-config'?: string; 'authentication-config'?: string } = { ...initial.source.texts };
+  const initialAnonymous = JSON.stringify(initial.authenticationFile?.anonymous ?? null);
+  let reloading: Promise<readonly ConfigReload[]> | undefined;
+
+  const reloadAuthorization = async (path: string): Promise<ConfigReload> => {
+    const file = 'authorization-config' as const;
+    let text: string;
+    try {
+      text = await readFile!(path);
+    } catch (err) {
+      return { file, status: 'failure', error: `reloading authorization config: open ${path}: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    if (text === lastRead[file]) return { file, status: 'unchanged' };
+    lastRead[file] = text;
+    try {
+      const authorization = authorizationConfigurationFromFile(text, path);
+      // Every non-webhook type of the start-up file must stay; none may be added (their informers exist only from start).
+      const types = new Set(authorization.authorizers.map((a) => a.type));
+      const missing = [...initialTypes].filter((t) => t !== 'Webhook' && !types.has(t)).sort();
+      if (missing.length) throw new Error(`missing required types: [${missing.join(' ')}]`);
+      for (const t of ['Node', 'RBAC', 'ABAC']) {
+        if (types.has(t) && !initialTypes.has(t)) throw new Error(`authorizer type ${t} is not allowed if it was not enabled at initial server startup`);
+      }
+      if (JSON.stringify(authorization) === JSON.stringify(config.authorization)) return { file, status: 'unchanged' };
+      const authorizationWebhooks = await authorizationWebhookEndpoints(authorization, readFile);
+      const previous = config;
+      config = { ...config, authorization, authorizationWebhooks };
+      try {
+        chain = authorizersFor(authorization).chain;
+      } catch (err) {
+        config = previous;
+        throw err;
+      }
+      fastAllow = fastAllowOf(chain);
+      return { file, status: 'success' };
+    } catch (err) {
+      return { file, status: 'failure', error: `reloading authorization config: ${err instanceof Error ? err.message : String(err)}` };
+    }
+  };
+
+  const reloadAuthentication = async (path: string): Promise<ConfigReload> => {
+    const file = 'authentication-config' as const;
+    let text: string;
+    try {
+      text = await readFile!(path);
+    } catch (err) {
+      // Not remembered: a missing file may come back.
+      return { file, status: 'failure', error: `failed to read authentication config file: open ${path}: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    if (text === lastRead[file]) return { file, status: 'unchanged' };
+    // A version that does not decode or validate never will: remembered, so it is not retried.
+    lastRead[file] = text;
+    let authentication;
+    try {
+      authentication = decodeAuthenticationConfiguration(text, path, config.serviceAccounts.issuers);
+    } catch (err) {
+      return { file, status: 'failure', error: `failed to validate authentication config: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    if (JSON.stringify(authentication.anonymous ?? null) !== initialAnonymous) {
+      return { file, status: 'failure', error: 'failed to validate authentication config: anonymous: Forbidden: changed from initial configuration file' };
+    }
+    config = { ...config, authenticationFile: authentication, jwt: (authentication.jwt ?? []).map((j) => ({ config: j })) };
+    if (authn) authn = buildAuthn();
+    return { file, status: 'success' };
+  };
+
+  const reloadConfigFiles = (): Promise<readonly ConfigReload[]> => {
+    // One check at a time (kube holds a lock around each): a file watcher may fire while a check runs.
+    const run = async (): Promise<readonly ConfigReload[]> => {
+      await reloading?.catch(() => undefined);
+      await ready.catch(() => undefined);
+      if (!readFile) return [];
+      const out: ConfigReload[] = [];
+      const authzPath = flags['authorization-config'];
+      if (authzPath && initial.authorizationFromFile) out.push(await reloadAuthorization(authzPath));
+      const authnPath = flags['authentication-config'];
+      if (authnPath) out.push(await reloadAuthentication(authnPath));
+      return out;
+    };
+    reloading = run();
+    return reloading;
+  };
   return {
-    config,
+    get config() {
+      return config;
+    },
     ready,
     rbacSource,
-    authorizers: chain,
+    get authorizers() {
+      return chain;
+    },
     rbac,
-    ...(fastAllow ? { fastAllow } : {}),
+    get fastAllow() {
+      return fastAllow;
+    },
+    reloadConfigFiles,
     audit,
     objects,
     clock,

@@ -97,6 +97,16 @@ export interface AccessConfig {
   readonly clientCertificates: boolean;
   /** The authenticating proxy (--requestheader-*), only with --requestheader-client-ca-file, as kube-apiserver. */
   readonly requestHeader?: RequestHeaderConfig;
+  /** Whether authorization came from --authorization-config (only then is it reloaded). */
+  readonly authorizationFromFile: boolean;
+  /** The --authentication-config file's configuration, when given. */
+  readonly authenticationFile?: AuthenticationConfiguration;
+  /** Where the configuration came from, for reloads: the flags, the reader, and the files' text as read at start. */
+  readonly source: {
+    readonly flags: Readonly<Record<string, string>>;
+    readonly readFile?: ReadFile;
+    readonly texts: { readonly 'authorization-config'?: string; readonly 'authentication-config'?: string };
+  };
   /** Warnings kube-apiserver logs at start (never containing a credential). */
   readonly warnings: readonly string[];
 }
@@ -159,9 +169,47 @@ function celCompileError(expression: string): string | undefined {
   return compileCel('request', expression, 'bool').error;
 }
 
+/** The AuthorizationConfiguration of a --authorization-config file, decoded (not yet defaulted or validated). */
+export function decodeAuthorizationConfiguration(text: string, path: string): AuthorizationConfiguration {
+  const doc = parseDocument(text, path);
+  if (doc.kind !== 'AuthorizationConfiguration') throw new StartupError(`failed to decode ${path}: no kind "${String(doc.kind ?? '')}" is registered for the configuration of authorization`);
+  return doc as unknown as AuthorizationConfiguration;
+}
+
+/** The --authorization-config file's configuration, defaulted and validated (kube's start-up and reload checks). */
+export function authorizationConfigurationFromFile(text: string, path: string): AuthorizationConfiguration {
+  const doc = decodeAuthorizationConfiguration(text, path);
+  const authz = authorizationConfigurationFromFlags({ 'authorization-config': path }, () => doc, celCompileError);
+  if (!authz.config) throw new StartupError(authz.errors.length === 1 ? authz.errors[0]! : `[${authz.errors.join(', ')}]`);
+  return authz.config;
+}
+
+/** Where each webhook authorizer sends its SubjectAccessReviews (the kubeconfig files it names). */
+export async function authorizationWebhookEndpoints(authorization: AuthorizationConfiguration, readFile: ReadFile | undefined): Promise<Map<string, WebhookEndpoint>> {
+  const endpoints = new Map<string, WebhookEndpoint>();
+  for (const a of authorization.authorizers) {
+    if (a.type !== 'Webhook' || !a.webhook) continue;
+    const ci = a.webhook.connectionInfo;
+    if (ci.type !== 'KubeConfigFile' || !ci.kubeConfigFile) throw new StartupError(`authorizer ${a.name}: connectionInfo type ${ci.type} is not supported by KubeTab (use KubeConfigFile)`);
+    endpoints.set(a.name, webhookEndpointFromKubeconfig(await read(readFile, 'authorization-config', ci.kubeConfigFile), ci.kubeConfigFile));
+  }
+  return endpoints;
+}
+
+/** The AuthenticationConfiguration of a --authentication-config file, validated (kube's limits). */
+export function decodeAuthenticationConfiguration(text: string, path: string, serviceAccountIssuers: readonly string[]): AuthenticationConfiguration {
+  const doc = parseDocument(text, path);
+  if (doc.kind !== 'AuthenticationConfiguration') throw new StartupError(`failed to decode ${path}: no kind "${String(doc.kind ?? '')}" is registered for the configuration of authentication`);
+  const config = doc as unknown as AuthenticationConfiguration;
+  const errs = validateAuthenticationConfiguration(config, serviceAccountIssuers);
+  if (errs.length) throw new StartupError(aggregateFieldErrors(errs));
+  return config;
+}
+
 export async function loadAccessConfig(flags: Readonly<Record<string, string>>, readFile: ReadFile | undefined): Promise<AccessConfig> {
   const configured = ACCESS_FLAGS.some((f) => flags[f] !== undefined);
   const warnings: string[] = [];
+  const texts: { 'authorization-config'?: string; 'authentication-config'?: string } = {};
 
   // Authorization: --authorization-config or the legacy flags, never both.
   let authzFile: AuthorizationConfiguration | undefined;
@@ -169,9 +217,8 @@ export async function loadAccessConfig(flags: Readonly<Record<string, string>>, 
   if (authzPath) {
     const legacy = ['authorization-mode', 'authorization-webhook-config-file', 'authorization-webhook-version', 'authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl'];
     if (!legacy.some((f) => flags[f] !== undefined)) {
-      const doc = parseDocument(await read(readFile, 'authorization-config', authzPath), authzPath);
-      if (doc.kind !== 'AuthorizationConfiguration') throw new StartupError(`failed to decode ${authzPath}: no kind "${String(doc.kind ?? '')}" is registered for the configuration of authorization`);
-      authzFile = doc as unknown as AuthorizationConfiguration;
+      texts['authorization-config'] = await read(readFile, 'authorization-config', authzPath);
+      authzFile = decodeAuthorizationConfiguration(texts['authorization-config'], authzPath);
     }
   }
   const authz = authorizationConfigurationFromFlags(flags, () => authzFile!, celCompileError);
@@ -188,13 +235,7 @@ export async function loadAccessConfig(flags: Readonly<Record<string, string>>, 
     }
   }
 
-  const authorizationWebhooks = new Map<string, WebhookEndpoint>();
-  for (const a of authorization.authorizers) {
-    if (a.type !== 'Webhook' || !a.webhook) continue;
-    const ci = a.webhook.connectionInfo;
-    if (ci.type !== 'KubeConfigFile' || !ci.kubeConfigFile) throw new StartupError(`authorizer ${a.name}: connectionInfo type ${ci.type} is not supported by KubeTab (use KubeConfigFile)`);
-    authorizationWebhooks.set(a.name, webhookEndpointFromKubeconfig(await read(readFile, 'authorization-config', ci.kubeConfigFile), ci.kubeConfigFile));
-  }
+  const authorizationWebhooks = await authorizationWebhookEndpoints(authorization, readFile);
 
   // Service accounts.
   const issuers = list(flags['service-account-issuer']);
@@ -232,11 +273,8 @@ export async function loadAccessConfig(flags: Readonly<Record<string, string>>, 
     if (flags['oidc-issuer-url'] !== undefined || flags['oidc-client-id'] !== undefined) {
       throw new StartupError('authentication-config file and oidc-* flags are mutually exclusive');
     }
-    const doc = parseDocument(await read(readFile, 'authentication-config', authnPath), authnPath);
-    if (doc.kind !== 'AuthenticationConfiguration') throw new StartupError(`failed to decode ${authnPath}: no kind "${String(doc.kind ?? '')}" is registered for the configuration of authentication`);
-    authnFile = doc as unknown as AuthenticationConfiguration;
-    const errs = validateAuthenticationConfiguration(authnFile, issuers);
-    if (errs.length) throw new StartupError(aggregateFieldErrors(errs));
+    texts['authentication-config'] = await read(readFile, 'authentication-config', authnPath);
+    authnFile = decodeAuthenticationConfiguration(texts['authentication-config'], authnPath, issuers);
   }
   const conflict = anonymousConflict(authnFile, flags['anonymous-auth'] !== undefined);
   if (conflict) throw new StartupError(conflict);
@@ -297,6 +335,9 @@ export async function loadAccessConfig(flags: Readonly<Record<string, string>>, 
     configured,
     clientCertificates: Boolean(flags['client-ca-file']),
     ...(requestHeader ? { requestHeader } : {}),
+    authorizationFromFile: authzFile !== undefined,
+    ...(authnFile ? { authenticationFile: authnFile } : {}),
+    source: { flags, ...(readFile ? { readFile } : {}), texts },
     authorization,
     abacPolicies,
     authorizationWebhooks,
