@@ -13,7 +13,7 @@
 //   cluster-scoped, and the version's selectableFields; otherwise
 //   "field label not supported: <label>".
 
-import { goQuote } from './go-format';
+import { goQuote } from '../util/go/quote';
 import { FieldSelector } from './field-selector';
 import { SelectorError, isSelectorError } from './selector-error';
 

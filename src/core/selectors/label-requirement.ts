@@ -3,7 +3,8 @@
 // matches a set of labels.
 
 import { isQualifiedName, isValidLabelValue } from '../kinds/validation/names';
-import { aggregateMessages, childPath, goQuote, goStringSlice } from './go-format';
+import { goQuote } from '../util/go/quote';
+import { aggregateMessages, childPath, goStringSlice } from './go-format';
 import { SelectorError } from './selector-error';
 
 /** selection.Operator values, as they appear in messages ("in", "notin", "=", "==", "!=", "gt", "lt", "exists", "!"). */

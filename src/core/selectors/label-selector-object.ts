@@ -5,7 +5,7 @@
 
 import { childPath, fieldErrors, indexPath, type FieldError } from '../errors/field-errors';
 import { isQualifiedName, isValidLabelValue } from '../kinds/validation/names';
-import { goQuote } from './go-format';
+import { goQuote } from '../util/go/quote';
 import { newRequirement, type LabelOperator, type LabelRequirement } from './label-requirement';
 import { LabelSelector } from './label-selector';
 import { SelectorError } from './selector-error';

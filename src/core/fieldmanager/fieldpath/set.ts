@@ -109,26 +109,12 @@ export class FieldSet {
   union(other: FieldSet): FieldSet {
     if (other.members.length === 0 && other.children.length === 0) return this;
     if (this.members.length === 0 && this.children.length === 0) return other;
-    return new FieldSet(mergeMembers(this.members, other.members, 'union'), unionChildren(this.children, other.children));
+    return new FieldSet(mergeMembers(this.members, other.members, 'union'), combineChildren(this.children, other.children, 'union', other));
   }
 
   intersection(other: FieldSet): FieldSet {
     const members = mergeMembers(this.members, other.members, 'intersection');
-    const children: Child[] = [];
-    let i = 0;
-    let j = 0;
-    while (i < this.children.length && j < other.children.length) {
-      const c = compareElements(this.children[i]!.pe, other.children[j]!.pe);
-      if (c < 0) i++;
-      else if (c > 0) j++;
-      else {
-        const res = this.children[i]!.set.intersection(other.children[j]!.set);
-        if (!res.isEmpty()) children.push({ pe: this.children[i]!.pe, set: res });
-        i++;
-        j++;
-      }
-    }
-    return new FieldSet(members, children);
+    return new FieldSet(members, combineChildren(this.children, other.children, 'intersection', other));
   }
 
   /**
@@ -139,52 +125,14 @@ export class FieldSet {
   difference(other: FieldSet): FieldSet {
     if (other.members.length === 0 && other.children.length === 0) return this;
     const members = mergeMembers(this.members, other.members, 'difference');
-    const children: Child[] = [];
-    let i = 0;
-    let j = 0;
-    while (i < this.children.length && j < other.children.length) {
-      const c = compareElements(this.children[i]!.pe, other.children[j]!.pe);
-      if (c < 0) children.push(this.children[i++]!);
-      else if (c > 0) j++;
-      else {
-        const diff = this.children[i]!.set.difference(other.children[j]!.set);
-        if (!diff.isEmpty()) children.push({ pe: this.children[i]!.pe, set: diff });
-        i++;
-        j++;
-      }
-    }
-    while (i < this.children.length) children.push(this.children[i++]!);
-    return new FieldSet(members, children);
+    return new FieldSet(members, combineChildren(this.children, other.children, 'difference', other));
   }
 
   /** Like difference, but a member of `other` also removes everything below it. */
   recursiveDifference(other: FieldSet): FieldSet {
     if (other.members.length === 0 && other.children.length === 0) return this;
     const members = mergeMembers(this.members, other.members, 'difference');
-    const children: Child[] = [];
-    let i = 0;
-    let j = 0;
-    while (i < this.children.length && j < other.children.length) {
-      const mine = this.children[i]!;
-      const c = compareElements(mine.pe, other.children[j]!.pe);
-      if (c < 0) {
-        if (!other.hasMember(mine.pe)) children.push(mine);
-        i++;
-      } else if (c > 0) j++;
-      else {
-        if (!other.hasMember(mine.pe)) {
-          const diff = mine.set.recursiveDifference(other.children[j]!.set);
-          if (!diff.isEmpty()) children.push({ pe: mine.pe, set: diff });
-        }
-        i++;
-        j++;
-      }
-    }
-    for (; i < this.children.length; i++) {
-      const mine = this.children[i]!;
-      if (!other.hasMember(mine.pe)) children.push(mine);
-    }
-    return new FieldSet(members, children);
+    return new FieldSet(members, combineChildren(this.children, other.children, 'recursiveDifference', other));
   }
 
   equals(other: FieldSet): boolean {
@@ -216,6 +164,50 @@ export class FieldSet {
 
 export const EMPTY = new FieldSet();
 
+type SetOperation = 'union' | 'intersection' | 'difference' | 'recursiveDifference';
+
+/**
+ * The children of a set operation: both sorted lists walked together. A
+ * child only `a` has stays for union and difference (for a recursive
+ * difference unless its element is a member of `other`); one only `b` has
+ * stays for union; a shared element gets the operation applied to both sets,
+ * and children never hold an empty set.
+ */
+function combineChildren(a: Child[], b: Child[], op: SetOperation, other: FieldSet): Child[] {
+  if (op === 'union') {
+    if (b.length === 0) return a;
+    if (a.length === 0) return b;
+  }
+  const out: Child[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i]!;
+    const c = compareElements(x.pe, b[j]!.pe);
+    if (c < 0) {
+      if (op === 'union' || op === 'difference' || (op === 'recursiveDifference' && !other.hasMember(x.pe))) out.push(x);
+      i++;
+    } else if (c > 0) {
+      if (op === 'union') out.push(b[j]!);
+      j++;
+    } else {
+      const y = b[j]!;
+      if (op === 'union') out.push({ pe: x.pe, set: x.set.union(y.set) });
+      else if (op !== 'recursiveDifference' || !other.hasMember(x.pe)) {
+        const set = op === 'intersection' ? x.set.intersection(y.set) : op === 'difference' ? x.set.difference(y.set) : x.set.recursiveDifference(y.set);
+        if (!set.isEmpty()) out.push({ pe: x.pe, set });
+      }
+      i++;
+      j++;
+    }
+  }
+  if (op !== 'intersection') {
+    for (; i < a.length; i++) if (op !== 'recursiveDifference' || !other.hasMember(a[i]!.pe)) out.push(a[i]!);
+  }
+  if (op === 'union') while (j < b.length) out.push(b[j++]!);
+  return out;
+}
+
 function mergeMembers(a: PathElement[], b: PathElement[], op: 'union' | 'intersection' | 'difference'): PathElement[] {
   if (op === 'union') {
     if (b.length === 0) return a;
@@ -240,26 +232,5 @@ function mergeMembers(a: PathElement[], b: PathElement[], op: 'union' | 'interse
   }
   if (op !== 'intersection') while (i < a.length) out.push(a[i++]!);
   if (op === 'union') while (j < b.length) out.push(b[j++]!);
-  return out;
-}
-
-function unionChildren(a: Child[], b: Child[]): Child[] {
-  if (b.length === 0) return a;
-  if (a.length === 0) return b;
-  const out: Child[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const c = compareElements(a[i]!.pe, b[j]!.pe);
-    if (c < 0) out.push(a[i++]!);
-    else if (c > 0) out.push(b[j++]!);
-    else {
-      out.push({ pe: a[i]!.pe, set: a[i]!.set.union(b[j]!.set) });
-      i++;
-      j++;
-    }
-  }
-  while (i < a.length) out.push(a[i++]!);
-  while (j < b.length) out.push(b[j++]!);
   return out;
 }

@@ -19,6 +19,7 @@ import { toFieldSet } from '../typed/to-field-set';
 import { validateTyped } from '../typed/validate';
 import { isObject } from '../value/compare';
 import { goJsonValue } from '../value/go-format';
+import { utf8Length } from '../../util/go/strings';
 
 export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
 export const LAST_APPLIED_MANAGER = 'kubectl';
@@ -91,18 +92,4 @@ export function setLastApplied(obj: KubeObject, value: string): void {
   for (const [k, v] of Object.entries(annotations)) size += utf8Length(k) + utf8Length(String(v));
   if (size > TOTAL_ANNOTATION_SIZE_LIMIT) delete annotations[LAST_APPLIED_ANNOTATION];
   meta.annotations = annotations;
-}
-
-function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
 }

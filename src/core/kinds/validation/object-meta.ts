@@ -6,25 +6,12 @@ import { fieldErrors, type FieldError } from '../../errors/field-errors';
 import type { ObjectMeta, OwnerReference } from '../types';
 import { isQualifiedName, isValidLabelValue, nameIsDNSLabel, type NameValidator } from './names';
 import { deepEqual } from './deep-equal';
+import { utf8Length } from '../../util/go/strings';
 
 /** TotalAnnotationSizeLimitB: all keys and values together. */
 export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 
 export const validateNamespaceName: NameValidator = nameIsDNSLabel;
-
-function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
 
 export function validateLabels(labels: Record<string, string> | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
