@@ -251,6 +251,11 @@ describe('/openapi/v2 follows the served resources', () => {
     // The CRD builder publishes no discovery path for a custom group.
     expect(doc.paths['/apis/example.com/']).toBeUndefined();
     expect(doc.paths['/apis/example.com/v1/']).toBeUndefined();
+    // The protobuf carries the CRD schema too (enum values as YAML Anys, minimum as a double).
+    const pb = new Uint8Array(await (await fetchV2(t, { Accept: PB })).arrayBuffer());
+    const Document = loadProto().lookupType('openapi.v2.Document');
+    const decoded = Document.toObject(Document.decode(pb), { longs: Number, arrays: true }) as Json;
+    expect(canonical(documentJson(decoded).definitions['com.example.v1.Widget'])).toEqual(canonical(doc.definitions['com.example.v1.Widget']));
   });
 });
 
