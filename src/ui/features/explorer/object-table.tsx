@@ -2,6 +2,7 @@
 // columns kubectl get shows), kept current by list-then-watch, virtualised.
 
 import { useMemo } from 'react';
+import { Age } from '../../components/age';
 import { VirtualTable, type VirtualColumn } from '../../components/virtual-table';
 import type { ListWatchEntry, ListWatchSnapshot } from '../../lib/api/list-watch';
 import type { DiscoveredResource } from '../../lib/api/discovery';
@@ -39,6 +40,14 @@ export function ObjectTable({ resource, snapshot, allNamespaces, selectedName, s
               {e.name}
             </a>
           ),
+        });
+      } else if (def.name === 'Age' && def.type === 'date') {
+        // The server printed the age when it sent the row; from the object's creationTimestamp it keeps ticking.
+        out.push({
+          id: `c${def.i}`,
+          header: def.name,
+          width: 'minmax(70px, 1fr)',
+          render: (e) => <Age timestamp={e.object.metadata?.creationTimestamp ?? undefined} fallback={cellText(e.cells?.[def.i])} />,
         });
       } else {
         out.push({ id: `c${def.i}`, header: def.name, width: 'minmax(70px, 1fr)', render: (e) => cellText(e.cells?.[def.i]) });

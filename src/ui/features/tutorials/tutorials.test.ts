@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { TUTORIALS } from './content';
 import { ownersOfField, queryOf, servedAs, type AuditEntry } from './context';
+import type { KubeObject } from '../../lib/api/types';
 
 describe('tutorials', () => {
   it('are the four of issue 6: server-side apply, RBAC, watch and resourceVersion, deletion', () => {
@@ -26,7 +27,7 @@ describe('tutorials', () => {
 
 describe('check helpers', () => {
   it('read who owns a field from managedFields (rule: fieldsV1 paths)', () => {
-    const object = {
+    const object: KubeObject = {
       metadata: {
         name: 'x',
         managedFields: [

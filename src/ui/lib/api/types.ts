@@ -1,47 +1,10 @@
 // The shapes of API objects the UI reads. Loose on purpose: the UI shows
 // what the server sent, it does not validate it.
 
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  ownerReferences?: OwnerReference[];
-  finalizers?: string[];
-  managedFields?: ManagedFieldsEntry[];
-  [key: string]: unknown;
-}
-
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-export interface ManagedFieldsEntry {
-  manager?: string;
-  operation?: 'Apply' | 'Update' | string;
-  apiVersion?: string;
-  time?: string;
-  fieldsType?: string;
-  fieldsV1?: Record<string, unknown>;
-  subresource?: string;
-}
-
-export interface KubeObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: ObjectMeta;
-  [key: string]: unknown;
-}
+// Objects, their metadata, owner references and managed-fields entries are the
+// core's own types (type-only: nothing of the core is loaded by the page).
+export type { KubeObject, ManagedFieldsEntry, ObjectMeta, OwnerReference } from '../../../core/kinds/types';
+import type { KubeObject } from '../../../core/kinds/types';
 
 export interface ListMeta {
   resourceVersion?: string;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeFieldsV1 } from './decode';
 import { formatPath } from './field-path';
 import { ownersOf, ownershipOf } from './ownership';
+import type { KubeObject } from '../api/types';
 
 // fieldsV1 as the server wrote it for a Deployment applied by "alice" (see the managed-fields view).
 const ALICE = {
@@ -22,7 +23,7 @@ describe('fieldsV1 decoding', () => {
   });
 
   it('gives each concrete path its owners, shared fields to several managers', () => {
-    const object = {
+    const object: KubeObject = {
       spec: { replicas: 2, template: { spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
       metadata: {
         managedFields: [
