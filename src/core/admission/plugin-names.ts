@@ -66,3 +66,24 @@ export const DEFAULT_ON_PLUGINS: ReadonlySet<string> = new Set([
   'ValidatingAdmissionWebhook',
   'ResourceQuota',
 ]);
+
+/**
+ * Default-on plugins whose work a controller completes (kube-controller-manager
+ * names): without it the plugin would leave objects stuck — pods refused for
+ * want of a "default" ServiceAccount, claims that never lose their protection
+ * finalizer, nodes never untainted. A server not running the controller
+ * leaves the plugin out unless --enable-admission-plugins names it.
+ */
+export const PLUGIN_CONTROLLERS: Readonly<Record<string, readonly string[]>> = {
+  ServiceAccount: ['serviceaccount-controller'],
+  StorageObjectInUseProtection: ['persistentvolumeclaim-protection-controller', 'persistentvolume-protection-controller'],
+  TaintNodesByCondition: ['node-lifecycle-controller'],
+};
+
+/** The plugins to leave out of the defaults given the controllers that run. */
+export function pluginsWithoutTheirControllers(running: readonly string[]): string[] {
+  const on = new Set(running);
+  return Object.entries(PLUGIN_CONTROLLERS)
+    .filter(([, needs]) => !needs.every((c) => on.has(c)))
+    .map(([name]) => name);
+}

@@ -24,7 +24,7 @@ import { handlePatch } from './handlers/patch';
 import { bootstrapCluster } from './bootstrap';
 import { handleOpenApi } from './openapi';
 import { subresourceHandlers, virtualHandlers } from './custom';
-import { KUBEADM_CONTROLLERS, startControllers, type RunningControllers } from '../controllers';
+import { KUBEADM_CONTROLLERS, selectControllers, startControllers, type RunningControllers } from '../controllers';
 // Custom resources: the customresourcedefinitions resource and the controller that serves CRDs.
 import { installCustomResources, withCustomResourceDefinitions } from '../crd';
 // Access control: authentication, impersonation, authorization, audit, RBAC (src/core/api/access).
@@ -35,8 +35,7 @@ import { toStatusError } from './respond';
 import { createAdmissionChain } from '../admission/chain';
 import { withKubeadmAdmissionDefaults } from '../admission/kubeadm-defaults';
 import { ADMISSION_CHAIN } from '../admission/request';
-import { selectControllers } from '../controllers';
-import { SERVICE_ACCOUNT_CONTROLLER } from '../controllers/service-account/service-account-controller';
+import { pluginsWithoutTheirControllers } from '../admission/plugin-names';
 // Service ClusterIP / NodePort allocation, following the stored Services.
 import { createServiceAllocator, SERVICE_ALLOCATOR } from '../kinds/builtin/core/services/store-allocator';
 
@@ -82,10 +81,10 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const registry = new ResourceRegistry(builtins, flags['runtime-config']);
   // --enable-admission-plugins / --disable-admission-plugins: unknown names are start-up errors.
   // NodeRestriction on unless the flags say otherwise, as kubeadm configures kube-apiserver (decision 0191).
-  // Without the service-account controller no namespace gets its "default" account, and the
-  // server runs as kube's own test servers do: ServiceAccount left out unless enabled by name.
-  const managesServiceAccounts = selectControllers(options.controllers ?? ['*']).includes(SERVICE_ACCOUNT_CONTROLLER);
-  const admissionChain = createAdmissionChain(withKubeadmAdmissionDefaults(flags), { defaultOff: managesServiceAccounts ? [] : ['ServiceAccount'] });
+  // Plugins whose work a controller completes are left out when it does not run (the unit-test
+  // servers run none), as kube's own test servers run without them (decision 0220).
+  const admissionDefaultOff = pluginsWithoutTheirControllers(selectControllers(options.controllers ?? KUBEADM_CONTROLLERS));
+  const admissionChain = createAdmissionChain(withKubeadmAdmissionDefaults(flags), { defaultOff: admissionDefaultOff });
   const ctx: ServerContext = {
     store: options.store,
     clock,

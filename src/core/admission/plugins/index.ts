@@ -6,6 +6,11 @@
 
 import type { AdmissionPluginFactory } from '../types';
 import { namespaceLifecycle } from './namespace-lifecycle';
+import { defaultStorageClass } from './default-storage-class';
+import { defaultIngressClass } from './default-ingress-class';
+import { storageObjectInUseProtection } from './storage-object-in-use-protection';
+import { taintNodesByCondition } from './taint-nodes-by-condition';
+import { runtimeClass } from './runtime-class';
 import { serviceAccount } from './service-account';
 import { priority } from './priority';
 import { defaultTolerationSeconds } from './default-toleration-seconds';
@@ -13,6 +18,11 @@ import { nodeRestriction } from './node-restriction';
 
 export const PLUGIN_FACTORIES: Readonly<Record<string, AdmissionPluginFactory>> = {
   NamespaceLifecycle: namespaceLifecycle,
+  DefaultStorageClass: defaultStorageClass,
+  DefaultIngressClass: defaultIngressClass,
+  StorageObjectInUseProtection: storageObjectInUseProtection,
+  TaintNodesByCondition: taintNodesByCondition,
+  RuntimeClass: runtimeClass,
   ServiceAccount: serviceAccount,
   Priority: priority,
   DefaultTolerationSeconds: ({ flags }) => defaultTolerationSeconds(flags),
