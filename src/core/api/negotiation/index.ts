@@ -54,12 +54,13 @@ export {
   type PatchType,
   type PatchTypeOptions,
 } from './content-type';
-export { encodeJson, compareGoStrings, type JsonEncodeOptions } from './json-encode';
+export { encodeJson, type JsonEncodeOptions } from './json-encode';
+export { compareGoStrings } from '../../util/go/strings';
 export { encodeYaml, compareYamlKeys } from './yaml-encode';
 export { decodeJson, JsonSyntaxError, type DecodedJson } from './json-decode';
 export { decodeYaml, YamlDecodeError, type DecodedYaml } from './yaml-decode';
 export { resolvePlain, isYamlTimestamp, resolvesToNonString } from './yaml-resolve';
-export { formatFloatG } from './go-number';
+export { formatFloatG } from '../../util/go/format-float';
 export {
   decodeBody,
   decodeObjectBody,

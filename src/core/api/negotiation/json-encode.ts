@@ -11,6 +11,8 @@
 //   unstructured content (custom resources) pass sortKeys and every object's
 //   keys are sorted by their bytes, as Go sorts map keys.
 
+import { compareGoStrings } from '../../util/go/strings';
+
 export interface JsonEncodeOptions {
   /** Indented, as json.MarshalIndent(v, "", "  "). */
   readonly pretty?: boolean;
@@ -36,18 +38,6 @@ function goEscape(json: string): string {
     out = out.replace(/(\\+)u(d[89a-f][0-9a-f]{2})/g, (m, slashes: string) => (slashes.length % 2 === 1 ? `${slashes}ufffd` : m));
   }
   return out;
-}
-
-/** Code-point order, which is the byte order of UTF-8 that Go's sort.Strings uses. */
-export function compareGoStrings(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const ca = a.codePointAt(i)!;
-    const cb = b.codePointAt(i)!;
-    if (ca !== cb) return ca < cb ? -1 : 1;
-    if (ca > 0xffff) i++;
-  }
-  return a.length - b.length;
 }
 
 /** Encodes with sorted keys; written by hand because JS objects list integer-like keys first. */

@@ -10,7 +10,7 @@
 // is clear, and are the parser's own otherwise.
 
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node, type Scalar } from 'yaml';
-import { formatFloatG } from './go-number';
+import { formatFloatG } from '../../util/go/format-float';
 import { resolvePlain } from './yaml-resolve';
 
 export class YamlDecodeError extends Error {

@@ -198,6 +198,25 @@ function yamlKeyLess(as: string, bs: string): boolean {
   return ar.length < br.length;
 }
 
+/** The short escapes libyaml writes in double-quoted scalars (\0, \a, … \N, \_, \L, \P). */
+const DOUBLE_QUOTED_ESCAPES: Record<number, string> = {
+  0x00: '0',
+  0x07: 'a',
+  0x08: 'b',
+  0x09: 't',
+  0x0a: 'n',
+  0x0b: 'v',
+  0x0c: 'f',
+  0x0d: 'r',
+  0x1b: 'e',
+  0x22: '"',
+  0x5c: '\\',
+  0x85: 'N',
+  0xa0: '_',
+  0x2028: 'L',
+  0x2029: 'P',
+};
+
 class Emitter {
   out = '';
   private column = 0;
@@ -219,6 +238,22 @@ class Emitter {
   private writeChar(ch: string): void {
     this.out += ch;
     this.column += 1;
+  }
+
+  /** A line break inside a scalar (libyaml's WRITE_BREAK): \n as the emitter's break, others as they are. */
+  private writeBreak(ch: string): void {
+    if (ch === '\n') this.putBreak();
+    else {
+      this.out += ch;
+      this.column = 0;
+    }
+    this.indention = true;
+  }
+
+  /** After a flow scalar: what follows is neither at a whitespace nor at an indentation. */
+  private endFlowScalar(): void {
+    this.whitespace = false;
+    this.indention = false;
   }
 
   private increaseIndent(flow: boolean, indentless: boolean): void {
@@ -352,8 +387,7 @@ class Emitter {
         spaces = false;
       }
     }
-    this.whitespace = false;
-    this.indention = false;
+    this.endFlowScalar();
   }
 
   private writeSingleQuoted(value: string, allowBreaks: boolean): void {
@@ -370,12 +404,7 @@ class Emitter {
         spaces = true;
       } else if (isBreakCp(cp)) {
         if (!breaks && ch === '\n') this.putBreak();
-        if (ch === '\n') this.putBreak();
-        else {
-          this.out += ch;
-          this.column = 0;
-        }
-        this.indention = true;
+        this.writeBreak(ch);
         breaks = true;
       } else {
         if (breaks) this.writeIndent();
@@ -387,8 +416,7 @@ class Emitter {
       }
     }
     this.writeIndicator("'", false, false, false);
-    this.whitespace = false;
-    this.indention = false;
+    this.endFlowScalar();
   }
 
   private writeDoubleQuoted(value: string, allowBreaks: boolean): void {
@@ -400,24 +428,7 @@ class Emitter {
       const cp = ch.codePointAt(0)!;
       if (!isPrintableCp(cp) || cp === 0xfeff || isBreakCp(cp) || ch === '"' || ch === '\\') {
         this.put('\\');
-        const named: Record<number, string> = {
-          0x00: '0',
-          0x07: 'a',
-          0x08: 'b',
-          0x09: 't',
-          0x0a: 'n',
-          0x0b: 'v',
-          0x0c: 'f',
-          0x0d: 'r',
-          0x1b: 'e',
-          0x22: '"',
-          0x5c: '\\',
-          0x85: 'N',
-          0xa0: '_',
-          0x2028: 'L',
-          0x2029: 'P',
-        };
-        const short = named[cp];
+        const short = DOUBLE_QUOTED_ESCAPES[cp];
         if (short !== undefined) this.put(short);
         else {
           const [prefix, width] = cp <= 0xff ? ['x', 2] : cp <= 0xffff ? ['u', 4] : ['U', 8];
@@ -439,8 +450,7 @@ class Emitter {
       }
     }
     this.writeIndicator('"', false, false, false);
-    this.whitespace = false;
-    this.indention = false;
+    this.endFlowScalar();
   }
 
   private writeLiteral(value: string): void {
@@ -460,12 +470,7 @@ class Emitter {
     for (const cp of cps) {
       const ch = String.fromCodePoint(cp);
       if (isBreakCp(cp)) {
-        if (ch === '\n') this.putBreak();
-        else {
-          this.out += ch;
-          this.column = 0;
-        }
-        this.indention = true;
+        this.writeBreak(ch);
         breaks = true;
       } else {
         if (breaks) this.writeIndent();
