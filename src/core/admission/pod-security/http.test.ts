@@ -122,4 +122,25 @@ describe('PodSecurity (pod security admission, 1.32 defaults)', () => {
     expect(image.status).toBe(403);
     expect(image.body.message).toBe(`pods "u" is forbidden: violates PodSecurity "restricted:latest": ${RESTRICTED_DETAIL('u')}`);
   });
+
+  it('checks ephemeral containers added through pods/ephemeralcontainers, not status updates', async () => {
+    const spec = {
+      securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
+      containers: [{ name: 'c', image: 'nginx', securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } } }],
+    };
+    await label('default', { 'pod-security.kubernetes.io/enforce': 'restricted' });
+    const created = await t.post(PODS, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'e' }, spec });
+    expect(created.status).toBe(201);
+    const debug = await t.patch(
+      `${PODS}/e/ephemeralcontainers`,
+      { spec: { ephemeralContainers: [{ name: 'debugger', image: 'busybox', targetContainerName: 'c' }] } },
+      'application/strategic-merge-patch+json',
+    );
+    expect(debug.status).toBe(403);
+    expect(debug.body.message).toBe(
+      'pods "e" is forbidden: violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "debugger" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "debugger" must set securityContext.capabilities.drop=["ALL"])',
+    );
+    const status = await t.patch(`${PODS}/e/status`, { status: { phase: 'Running' } }, 'application/merge-patch+json');
+    expect(status.status).toBe(200);
+  });
 });

@@ -86,13 +86,37 @@ export function createPodSecurityPlugin(config: PodSecurityConfig = {}): Admissi
     return policyToEvaluate(labelsOf(ns), defaults);
   }
 
+  /** kube's warning when an exempt namespace sets a policy that will not apply. */
+  function exemptNamespaceWarning(name: string, policy: Policy, labels: Record<string, string> | undefined): string | undefined {
+    const all = [policy.enforce, policy.audit, policy.warn];
+    const defaultsAll = [defaults.enforce, defaults.audit, defaults.warn];
+    if (all.every((lv) => lv.level === 'privileged')) return undefined;
+    if (all.every((lv, i) => sameLevelVersion(lv, defaultsAll[i]!))) return undefined;
+    const l = labels ?? {};
+    const parts: string[] = [];
+    const mode = (key: string, lv: LevelVersion) => {
+      if (lv.level !== 'privileged' && (l[`${LABEL_PREFIX}${key}`] !== undefined || l[`${LABEL_PREFIX}${key}-version`] !== undefined)) parts.push(`${key}=${levelVersionString(lv)}`);
+    };
+    mode('enforce', policy.enforce);
+    mode('audit', policy.audit);
+    mode('warn', policy.warn);
+    return `namespace ${JSON.stringify(name)} is exempt from Pod Security, and the policy (${parts.join(', ')}) will be ignored`;
+  }
+
   function validateNamespace(attrs: AdmissionAttributes, ctx: AdmissionContext): Promise<void> | void {
     if (attrs.subresource !== '' || !attrs.object) return;
     const name = attrs.object.metadata?.name ?? attrs.name;
     const next = policyToEvaluate(labelsOf(attrs.object), defaults);
     const invalid = () => errors.invalid({ group: '', kind: 'Namespace' }, name, next.errors);
+    const warnIfExempt = () => {
+      if (!exemptNamespace(name)) return false;
+      const w = exemptNamespaceWarning(name, next.policy, labelsOf(attrs.object));
+      if (w) attrs.addWarning(w);
+      return true;
+    };
     if (attrs.operation === 'CREATE') {
       if (next.errors.length) throw invalid();
+      warnIfExempt();
       return;
     }
     if (attrs.operation !== 'UPDATE' || !attrs.oldObject) return;
@@ -103,7 +127,7 @@ export function createPodSecurityPlugin(config: PodSecurityConfig = {}): Admissi
     if (sameLevelVersion(e, o) || e.level === 'privileged') return;
     // Same version and a looser or equal level: nothing existing can newly violate it.
     if (sameVersion(e.version, o.version) && compareLevels(e.level, o.level) < 1) return;
-    if (exemptNamespace(name)) return;
+    if (warnIfExempt()) return;
     return ctx.reader.list({ group: '', resource: 'pods' }, name).then((pods) => {
       for (const w of podsInNamespaceWarnings(name, e, pods, exemptRuntimeClass)) attrs.addWarning(w);
     });

@@ -73,7 +73,11 @@ async function shouldCall(hook: Hook, attrs: AdmissionAttributes, ctx: Admission
       namespaceObject: null,
     });
     const result = evaluateMatchConditions(w.matchConditions, activation);
-    if (result.error !== undefined) throw new WebhookCallError(`failed calling webhook ${JSON.stringify(hook.name)}: failed to evaluate match condition: ${result.error}`);
+    if (result.error !== undefined) {
+      // kube's matcher: errors skip the webhook under Ignore and refuse the request (403, not a call failure) under Fail.
+      if (w.failurePolicy === 'Ignore') return false;
+      throw errors.forbidden({ group: attrs.resource.group, resource: attrs.resource.resource }, attrs.name, result.error);
+    }
     return result.matches;
   }
   return true;

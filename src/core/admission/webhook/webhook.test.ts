@@ -178,6 +178,18 @@ describe('validating admission webhooks', () => {
     expect(received.map((r) => r.path)).toEqual(['/sel.example.com?timeout=10s', '/cond.example.com?timeout=10s']);
   });
 
+  it('refuses with 403 when a matchCondition fails to evaluate under Fail, skips the webhook under Ignore', async () => {
+    handler = (review) => allow(review);
+    await configure('Validating', 'v', [webhook('mc.example.com', { matchConditions: [{ name: 'bad', expression: 'object.data.missing == "x"' }] })]);
+    const res = await t.post(CM, cm('x'));
+    expect(res.status).toBe(403);
+    expect(res.body.reason).toBe('Forbidden');
+    expect(res.body.message).toMatch(/^configmaps "x" is forbidden: expression 'object\.data\.missing == "x"' resulted in error: /);
+    await t.patch(`${AR}/validatingwebhookconfigurations/v`, [{ op: 'replace', path: '/webhooks/0/failurePolicy', value: 'Ignore' }], 'application/json-patch+json');
+    expect((await t.post(CM, cm('x'))).status).toBe(201);
+    expect(received).toHaveLength(0);
+  });
+
   it('answers kube\'s error for a service reference to a missing Service', async () => {
     await configure('Validating', 'v', [webhook('svc.example.com', { clientConfig: { service: { namespace: 'default', name: 'hooks', path: '/check' } } })]);
     const res = await t.post(CM, cm('x'));
