@@ -130,4 +130,18 @@ describe('ValidatingAdmissionPolicy', () => {
     await policy('unbound', { validations: [{ expression: 'false' }] });
     expect((await t.post(CM, cm('free'))).status).toBe(201);
   });
+
+  it('sees DELETE with oldObject and a null object, and the request variable', async () => {
+    await policy('keep', {
+      matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['DELETE'], resources: ['configmaps'] }] },
+      validations: [{ expression: "object == null && !(has(oldObject.metadata.labels) && 'keep' in oldObject.metadata.labels)", messageExpression: "request.operation + ' of ' + request.name + ' refused'" }],
+    });
+    await binding('keep-b', 'keep');
+    await t.post(CM, cm('kept', {}, { keep: 'yes' }));
+    await t.post(CM, cm('gone'));
+    expect((await t.del(`${CM}/gone`)).status).toBe(200);
+    const res = await t.del(`${CM}/kept`);
+    expect(res.status).toBe(422);
+    expect(res.body.message).toBe("configmaps \"kept\" is forbidden: ValidatingAdmissionPolicy 'keep' with binding 'keep-b' denied request: DELETE of kept refused");
+  });
 });

@@ -206,6 +206,33 @@ describe('validating admission webhooks', () => {
   });
 });
 
+describe('review versions and operations', () => {
+  it('sends v1beta1 to a webhook that only accepts it, and DELETE with the old object and null object', async () => {
+    handler = (review) => allow(review);
+    await configure('Validating', 'v', [
+      webhook('old.example.com', { admissionReviewVersions: ['v1beta1'], rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['DELETE'], resources: ['configmaps'] }] }),
+    ]);
+    await t.post(CM, cm('x'));
+    expect(received).toHaveLength(0);
+    expect((await t.del(`${CM}/x`)).status).toBe(200);
+    expect(received).toHaveLength(1);
+    const { review } = received[0]!;
+    expect(review.apiVersion).toBe('admission.k8s.io/v1beta1');
+    expect(review.request.operation).toBe('DELETE');
+    expect(review.request.object).toBeNull();
+    expect(review.request.oldObject.metadata.name).toBe('x');
+    expect(review.request.options).toMatchObject({ kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1' });
+  });
+
+  it('tells the webhook about a dry run', async () => {
+    handler = (review) => allow(review);
+    await configure('Validating', 'v', [webhook('dry.example.com', { sideEffects: 'NoneOnDryRun' })]);
+    expect((await t.post(`${CM}?dryRun=All`, cm('x'))).status).toBe(201);
+    expect(received[0]!.review.request.dryRun).toBe(true);
+    expect((await t.get(`${CM}/x`)).status).toBe(404);
+  });
+});
+
 describe('mutating admission webhooks', () => {
   it('passes the webhook\'s warnings on as Warning headers', async () => {
     handler = (review) => allow(review, { warnings: ['careful'] });
