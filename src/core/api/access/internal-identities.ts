@@ -13,6 +13,9 @@ export const APISERVER_USER: UserInfo = Object.freeze({ username: USER.apiserver
 
 export const CONTROLLER_MANAGER_USER: UserInfo = Object.freeze({ username: USER.kubeControllerManager, groups: Object.freeze([GROUP.authenticated]) as readonly string[] });
 
+/** kube-scheduler's identity in a kubeadm cluster (its scheduler.conf), authorized by system:kube-scheduler and system:volume-scheduler. */
+export const SCHEDULER_USER: UserInfo = Object.freeze({ username: USER.kubeScheduler, groups: Object.freeze([GROUP.authenticated]) as readonly string[] });
+
 const SA_SUFFIX = /\/system:serviceaccount:([a-z0-9]([-a-z0-9]*[a-z0-9])?):([a-z0-9]([-.a-z0-9]*[a-z0-9])?)$/;
 
 const cache = new Map<string, UserInfo>();
@@ -41,6 +44,8 @@ export function identityForUserAgent(userAgent: string | null): UserInfo {
     user = { username: serviceAccountUsername(namespace, name), groups: [...serviceAccountGroups(namespace), GROUP.authenticated] };
   } else if (ua.startsWith('kube-controller-manager/')) {
     user = CONTROLLER_MANAGER_USER;
+  } else if (ua.startsWith('kube-scheduler/')) {
+    user = SCHEDULER_USER;
   } else {
     user = APISERVER_USER;
   }
