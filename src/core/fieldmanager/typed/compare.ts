@@ -14,6 +14,7 @@ import { equalValues, isObject } from '../value/compare';
 import { ElementMap } from './element-map';
 import type { ValidationError } from './errors';
 import { ListItemError, listItemElement } from './list-items';
+import { isEmptyMap, zipMaps } from './map-entries';
 import { scalarProblem } from './validate';
 
 export interface Comparison {
@@ -101,7 +102,7 @@ class Walker {
   private map(t: MapAtom, lhs: unknown, rhs: unknown): boolean {
     const l = isObject(lhs) ? lhs : undefined;
     const r = isObject(rhs) ? rhs : undefined;
-    const empty = (!l || isEmpty(l)) && (!r || isEmpty(r));
+    const empty = (!l || isEmptyMap(l)) && (!r || isEmptyMap(r));
     if (t.atomic || empty) {
       this.leaf(lhs, rhs);
       return true;
@@ -113,19 +114,7 @@ class Walker {
       else this.compare(lv, rv, childAtom);
       this.path.pop();
     };
-    if (l) {
-      for (const key in l) {
-        if (!Object.prototype.hasOwnProperty.call(l, key) || l[key] === undefined) continue;
-        visit(key, l[key], r && Object.prototype.hasOwnProperty.call(r, key) ? r[key] : undefined);
-      }
-    }
-    if (r) {
-      for (const key in r) {
-        if (!Object.prototype.hasOwnProperty.call(r, key) || r[key] === undefined) continue;
-        if (l && Object.prototype.hasOwnProperty.call(l, key) && l[key] !== undefined) continue;
-        visit(key, undefined, r[key]);
-      }
-    }
+    zipMaps(l, r, visit);
     return false;
   }
 
@@ -182,9 +171,4 @@ class Walker {
     }
     return out;
   }
-}
-
-function isEmpty(o: Record<string, unknown>): boolean {
-  for (const k in o) if (Object.prototype.hasOwnProperty.call(o, k) && o[k] !== undefined) return false;
-  return true;
 }

@@ -17,6 +17,7 @@ import { isObject, setOwn } from '../value/compare';
 import { ElementMap } from './element-map';
 import type { ValidationError } from './errors';
 import { ListItemError, listItemElement } from './list-items';
+import { isEmptyMap, zipMaps } from './map-entries';
 import { scalarProblem } from './validate';
 
 /** Marks "no value" (the field is left out), as opposed to an explicit null. */
@@ -64,7 +65,7 @@ function handle(a: Atom, lhs: unknown, rhs: unknown, errs: ValidationError[], pa
 function mergeMap(t: MapAtom, lhs: unknown, rhs: unknown, errs: ValidationError[], path: string): MergeOut {
   const l = isObject(lhs) ? lhs : undefined;
   const r = isObject(rhs) ? rhs : undefined;
-  const emptyPromoteToLeaf = (!l || isEmptyObject(l)) && (!r || isEmptyObject(r));
+  const emptyPromoteToLeaf = (!l || isEmptyMap(l)) && (!r || isEmptyMap(r));
   if (t.atomic || emptyPromoteToLeaf) return leaf(lhs, rhs);
   const out: Record<string, unknown> = {};
   let any = false;
@@ -80,25 +81,8 @@ function mergeMap(t: MapAtom, lhs: unknown, rhs: unknown, errs: ValidationError[
       any = true;
     }
   };
-  if (l) {
-    for (const key in l) {
-      if (!Object.prototype.hasOwnProperty.call(l, key) || l[key] === undefined) continue;
-      visit(key, l[key], r && Object.prototype.hasOwnProperty.call(r, key) ? r[key] : undefined);
-    }
-  }
-  if (r) {
-    for (const key in r) {
-      if (!Object.prototype.hasOwnProperty.call(r, key) || r[key] === undefined) continue;
-      if (l && Object.prototype.hasOwnProperty.call(l, key) && l[key] !== undefined) continue;
-      visit(key, undefined, r[key]);
-    }
-  }
+  zipMaps(l, r, visit);
   return any ? out : NONE;
-}
-
-function isEmptyObject(o: Record<string, unknown>): boolean {
-  for (const k in o) if (Object.prototype.hasOwnProperty.call(o, k) && o[k] !== undefined) return false;
-  return true;
 }
 
 interface Indexed {
