@@ -6,6 +6,7 @@
 
 import type { AdmissionPluginFactory } from '../types';
 import { namespaceLifecycle } from './namespace-lifecycle';
+import { limitRanger } from './limit-ranger';
 import { defaultStorageClass } from './default-storage-class';
 import { defaultIngressClass } from './default-ingress-class';
 import { storageObjectInUseProtection } from './storage-object-in-use-protection';
@@ -15,9 +16,13 @@ import { serviceAccount } from './service-account';
 import { priority } from './priority';
 import { defaultTolerationSeconds } from './default-toleration-seconds';
 import { nodeRestriction } from './node-restriction';
+import { createPodSecurityPlugin } from '../pod-security/plugin';
+import { createValidatingAdmissionPolicyPlugin } from '../policy/validating-policy';
+import { createMutatingWebhookPlugin, createValidatingWebhookPlugin } from '../webhook/dispatch';
 
 export const PLUGIN_FACTORIES: Readonly<Record<string, AdmissionPluginFactory>> = {
   NamespaceLifecycle: namespaceLifecycle,
+  LimitRanger: limitRanger,
   DefaultStorageClass: defaultStorageClass,
   DefaultIngressClass: defaultIngressClass,
   StorageObjectInUseProtection: storageObjectInUseProtection,
@@ -27,4 +32,8 @@ export const PLUGIN_FACTORIES: Readonly<Record<string, AdmissionPluginFactory>> 
   Priority: priority,
   DefaultTolerationSeconds: ({ flags }) => defaultTolerationSeconds(flags),
   NodeRestriction: nodeRestriction,
+  PodSecurity: () => createPodSecurityPlugin(),
+  ValidatingAdmissionPolicy: () => createValidatingAdmissionPolicyPlugin(),
+  MutatingAdmissionWebhook: () => createMutatingWebhookPlugin(),
+  ValidatingAdmissionWebhook: () => createValidatingWebhookPlugin(),
 };
