@@ -62,3 +62,17 @@ describe('streamJsonList', () => {
     }
   });
 });
+
+describe('streamJsonList with bytes kept from an earlier list (docs/decisions/0173)', () => {
+  it('a second list of the same values, and a list after one value was replaced, are byte for byte right', async () => {
+    const values = Array.from({ length: 300 }, (_, i) => JSON.stringify({ metadata: { name: `cm-${i}` }, data: { pad: 'é'.repeat(150 + i) } }));
+    const kvs = values.map(kv);
+    expect((await read(streamJsonList(HEAD, kvs, TAIL))).text).toBe(`${HEAD}${values.join(',')}${TAIL}`);
+    expect((await read(streamJsonList(HEAD, kvs, TAIL))).text).toBe(`${HEAD}${values.join(',')}${TAIL}`);
+    // A write gives the key a new KeyValue: its new text is listed, not the bytes of the old one.
+    const replaced = JSON.stringify({ metadata: { name: 'cm-7' }, data: { pad: 'new' } });
+    const next = kvs.map((item, i) => (i === 7 ? { ...item, value: replaced, modRevision: 2 } : item));
+    const expected = values.map((v, i) => (i === 7 ? replaced : v));
+    expect((await read(streamJsonList(HEAD, next, TAIL))).text).toBe(`${HEAD}${expected.join(',')}${TAIL}`);
+  });
+});

@@ -1,34 +1,46 @@
 // Streams a list body made of stored JSON texts in chunks of 64 KiB, so a
 // list of 10,000 objects never becomes one 20 MB string and the first bytes
-// leave before the last are encoded.
+// leave before the last are ready.
 //
-// Each chunk is one buffer that the texts are UTF-8-encoded straight into
-// (TextEncoder.encodeInto), a text that does not fit continuing in the next
-// chunk: no joined string and no second copy per chunk (docs/decisions/0132).
-// The stream keeps a few chunks ready ahead of the reader, so encoding
-// overlaps with the transfer instead of waiting for each read.
+// Each stored value's UTF-8 bytes are kept beside it once it has been listed
+// (a WeakMap on the store's KeyValue, so they go when the value is replaced):
+// kube-apiserver's watch cache keeps serialized objects the same way. A list
+// is then copies of ready bytes into each chunk, not 20 MB of encoding per
+// list; the first list of a value pays its encoding once (docs/decisions/
+// 0132, 0173). A value's bytes may be split across two chunks: the body is a
+// byte stream, and readers decode it as one. The stream keeps a few chunks
+// ready ahead of the reader, so copying overlaps with the transfer.
 
 import type { KeyValue } from '../storage/types';
 
 const CHUNK_BYTES = 64 * 1024;
-/** Chunks encoded ahead of the reader. */
+/** Chunks made ahead of the reader. */
 const CHUNKS_AHEAD = 4;
 const COMMA = 0x2c;
 
-/** TextEncoder.encodeInto: every host has it, src/core/env.d.ts declares only encode. */
-interface EncodeInto {
-  encodeInto(source: string, destination: Uint8Array): { read?: number; written?: number };
-}
+/** UTF-8 of each stored value that has been listed; collected with the value. */
+const encoded = new WeakMap<KeyValue, Uint8Array>();
 
 export function streamJsonList(head: string, items: readonly KeyValue[], tail: string): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder() as TextEncoder & EncodeInto;
+  const encoder = new TextEncoder();
+  const bytesOf = (kv: KeyValue): Uint8Array => {
+    let bytes = encoded.get(kv);
+    if (!bytes) {
+      bytes = encoder.encode(kv.value);
+      encoded.set(kv, bytes);
+    }
+    return bytes;
+  };
   // The body is the sequence head, item 0, ',', item 1, …, tail; `part` walks
-  // it (-1 head, 0…n-1 items, n tail), `offset` is how much of the current
-  // text (UTF-16 units) is sent, `started` whether its separator is.
+  // it (-1 head, 0…n-1 items, n tail), `offset` is how many of the current
+  // part's bytes are sent, `started` whether its separator is.
   let part = -1;
   let offset = 0;
   let started = false;
-  const textOf = (p: number): string => (p < 0 ? head : p < items.length ? items[p]!.value : tail);
+  let headBytes: Uint8Array | undefined;
+  let tailBytes: Uint8Array | undefined;
+  const partBytes = (p: number): Uint8Array =>
+    p < 0 ? (headBytes ??= encoder.encode(head)) : p < items.length ? bytesOf(items[p]!) : (tailBytes ??= encoder.encode(tail));
   return new ReadableStream<Uint8Array>(
     {
       pull(controller) {
@@ -41,13 +53,13 @@ export function streamJsonList(head: string, items: readonly KeyValue[], tail: s
             started = true;
             if (filled === CHUNK_BYTES) break;
           }
-          const text = textOf(part);
-          const rest = offset === 0 ? text : text.slice(offset);
-          const { read = 0, written = 0 } = encoder.encodeInto(rest, chunk.subarray(filled));
-          filled += written;
-          if (read < rest.length) {
-            // The chunk is full (encodeInto never splits a character): the text goes on in the next one.
-            offset += read;
+          const bytes = partBytes(part);
+          const n = Math.min(bytes.byteLength - offset, CHUNK_BYTES - filled);
+          chunk.set(offset === 0 && n === bytes.byteLength ? bytes : bytes.subarray(offset, offset + n), filled);
+          filled += n;
+          if (offset + n < bytes.byteLength) {
+            // The chunk is full: the part goes on in the next one.
+            offset += n;
             break;
           }
           part++;
