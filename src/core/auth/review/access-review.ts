@@ -139,6 +139,22 @@ function statusFrom(decision: Decision): Record<string, unknown> {
   return status;
 }
 
+/** The user a (Local)SubjectAccessReview asks about: the spec's user, groups, uid and extra. */
+function userFromSpec(spec: SpecJson): UserInfo {
+  return {
+    username: spec.user ?? '',
+    groups: [...(spec.groups ?? spec.group ?? [])],
+    ...(spec.uid ? { uid: spec.uid } : {}),
+    ...(spec.extra ? { extra: spec.extra } : {}),
+  };
+}
+
+/** A (Self)SubjectAccessReview's metadata must be empty. */
+function metadataMustBeEmpty(body: KubeObject): RawFieldError[] {
+  const meta = (body.metadata ?? {}) as Record<string, unknown>;
+  return metadataEmpty(meta, false) ? [] : [invalidValue('metadata', goObjectMeta(meta), 'must be empty')];
+}
+
 function respond(body: KubeObject, status: Record<string, unknown>): KubeObject {
   const metadata = { ...((body.metadata as Record<string, unknown>) ?? {}), creationTimestamp: null };
   return { ...body, metadata, spec: body.spec ?? {}, status };
@@ -148,14 +164,9 @@ function respond(body: KubeObject, status: Record<string, unknown>): KubeObject 
 export async function createSubjectAccessReview(body: KubeObject, deps: AccessReviewDeps): Promise<KubeObject> {
   const spec = specOf(body);
   const errs = validateSpec(spec, true);
-  if (!metadataEmpty(body.metadata as Record<string, unknown>, false)) errs.push(invalidValue('metadata', goObjectMeta((body.metadata ?? {}) as Record<string, unknown>), 'must be empty'));
+  errs.push(...metadataMustBeEmpty(body));
   if (errs.length) throw reviewInvalid(GROUP, 'SubjectAccessReview', errs);
-  const user: UserInfo = {
-    username: spec.user ?? '',
-    groups: [...(spec.groups ?? spec.group ?? [])],
-    ...(spec.uid ? { uid: spec.uid } : {}),
-    ...(spec.extra ? { extra: spec.extra } : {}),
-  };
+  const user = userFromSpec(spec);
   const decision = await deps.authorize(attributesFromSpec(user, spec));
   return respond(body, statusFrom(decision));
 }
@@ -164,7 +175,7 @@ export async function createSubjectAccessReview(body: KubeObject, deps: AccessRe
 export async function createSelfSubjectAccessReview(body: KubeObject, user: UserInfo | undefined, deps: AccessReviewDeps): Promise<KubeObject> {
   const spec = specOf(body);
   const errs = validateSpec(spec, false);
-  if (!metadataEmpty(body.metadata as Record<string, unknown>, false)) errs.push(invalidValue('metadata', goObjectMeta((body.metadata ?? {}) as Record<string, unknown>), 'must be empty'));
+  errs.push(...metadataMustBeEmpty(body));
   if (errs.length) throw reviewInvalid(GROUP, 'SelfSubjectAccessReview', errs);
   if (!user) throw errors.badRequest('no user present on request');
   const decision = await deps.authorize(attributesFromSpec(user, spec));
@@ -187,12 +198,7 @@ export async function createLocalSubjectAccessReview(body: KubeObject, requestNa
   if (ra && (ra.namespace ?? '') !== requestNamespace) errs.push(invalidValue('spec.resourceAttributes.namespace', JSON.stringify(ra.namespace ?? ''), 'must match metadata.namespace'));
   if (spec.nonResourceAttributes) errs.push(invalidValue('spec.nonResourceAttributes', goNonResourceAttributes(spec.nonResourceAttributes), 'disallowed on this kind of request'));
   if (errs.length) throw reviewInvalid(GROUP, 'LocalSubjectAccessReview', errs);
-  const user: UserInfo = {
-    username: spec.user ?? '',
-    groups: [...(spec.groups ?? spec.group ?? [])],
-    ...(spec.uid ? { uid: spec.uid } : {}),
-    ...(spec.extra ? { extra: spec.extra } : {}),
-  };
+  const user = userFromSpec(spec);
   const decision = await deps.authorize(attributesFromSpec(user, spec));
   return respond(withNs, statusFrom(decision));
 }
