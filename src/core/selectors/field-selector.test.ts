@@ -3,6 +3,7 @@
 // (ConvertFieldLabel) and the 400 BadRequest texts a client sees.
 
 import { describe, expect, it } from 'vitest';
+import { thrownBy } from '../util/testing/thrown';
 import { StatusError } from '../errors/status';
 import {
   DEFAULT_FIELD_LABELS,
@@ -24,15 +25,7 @@ function errorOf(text: string): string {
   return r.error;
 }
 
-function statusOf(f: () => unknown): StatusError {
-  try {
-    f();
-  } catch (err) {
-    if (err instanceof StatusError) return err;
-    throw err;
-  }
-  throw new Error('expected a StatusError');
-}
+const statusOf = (f: () => unknown): StatusError => thrownBy(f, StatusError);
 
 const terms = (text: string) => parseFieldSelector(text).requirements().map((r) => [r.field, r.operator, r.value]);
 

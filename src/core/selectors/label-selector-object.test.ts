@@ -3,6 +3,7 @@
 // selector (LabelSelectorAsSelector).
 
 import { describe, expect, it } from 'vitest';
+import { messageThrownBy } from '../util/testing/thrown';
 import { aggregateFieldErrors } from '../errors/field-errors';
 import { isEmptyLabelSelector, labelSelectorAsSelector, validateLabelSelector } from './index';
 
@@ -79,18 +80,10 @@ describe('LabelSelectorAsSelector', () => {
   });
 
   it('kube error texts for what cannot be converted', () => {
-    const msg = (f: () => unknown) => {
-      try {
-        f();
-      } catch (err) {
-        return (err as Error).message;
-      }
-      return 'no error';
-    };
-    expect(msg(() => labelSelectorAsSelector({ matchExpressions: [{ key: 'a', operator: 'Like' }] }))).toBe('"Like" is not a valid label selector operator');
-    expect(msg(() => labelSelectorAsSelector({ matchExpressions: [{ key: 'a', operator: 'In' }] }))).toBe(
+    expect(messageThrownBy(() => labelSelectorAsSelector({ matchExpressions: [{ key: 'a', operator: 'Like' }] }))).toBe('"Like" is not a valid label selector operator');
+    expect(messageThrownBy(() => labelSelectorAsSelector({ matchExpressions: [{ key: 'a', operator: 'In' }] }))).toBe(
       "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty",
     );
-    expect(msg(() => labelSelectorAsSelector({ matchLabels: { a: 'bad value' } }))).toBe(`values[0][a]: Invalid value: "bad value": ${LABEL_VALUE}`);
+    expect(messageThrownBy(() => labelSelectorAsSelector({ matchLabels: { a: 'bad value' } }))).toBe(`values[0][a]: Invalid value: "bad value": ${LABEL_VALUE}`);
   });
 });

@@ -3,6 +3,7 @@
 // Go parser's texts, which kube puts unchanged into a 400 BadRequest Status.
 
 import { describe, expect, it } from 'vitest';
+import { messageThrownBy } from '../util/testing/thrown';
 import { StatusError } from '../errors/status';
 import {
   LabelSelector,
@@ -320,31 +321,22 @@ describe('label selector helpers', () => {
 });
 
 describe('newRequirement (labels.NewRequirement)', () => {
-  const msg = (f: () => unknown) => {
-    try {
-      f();
-    } catch (err) {
-      return (err as Error).message;
-    }
-    return 'no error';
-  };
-
   it('reports bad value counts with the []string printed Go-style', () => {
-    expect(msg(() => newRequirement('a', 'in', null))).toBe("values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty");
-    expect(msg(() => newRequirement('a', '=', ['x', 'y']))).toBe(
+    expect(messageThrownBy(() => newRequirement('a', 'in', null))).toBe("values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty");
+    expect(messageThrownBy(() => newRequirement('a', '=', ['x', 'y']))).toBe(
       'values: Invalid value: []string{"x", "y"}: exact-match compatibility requires one single value',
     );
-    expect(msg(() => newRequirement('a', 'exists', ['x']))).toBe('values: Invalid value: []string{"x"}: values set must be empty for exists and does not exist');
-    expect(msg(() => newRequirement('a', 'gt', []))).toBe("values: Invalid value: []string{}: for 'Gt', 'Lt' operators, exactly one value is required");
+    expect(messageThrownBy(() => newRequirement('a', 'exists', ['x']))).toBe('values: Invalid value: []string{"x"}: values set must be empty for exists and does not exist');
+    expect(messageThrownBy(() => newRequirement('a', 'gt', []))).toBe("values: Invalid value: []string{}: for 'Gt', 'Lt' operators, exactly one value is required");
   });
 
   it('reports an unknown operator as Unsupported value with the supported list', () => {
-    expect(msg(() => newRequirement('a', 'like', ['x']))).toBe(
+    expect(messageThrownBy(() => newRequirement('a', 'like', ['x']))).toBe(
       'operator: Unsupported value: "like": supported values: "in", "notin", "=", "==", "!=", "gt", "lt", "exists", "!"',
     );
   });
 
   it('reports the key at "key" and prefixes a given field path', () => {
-    expect(msg(() => newRequirement('-a', 'exists', [], 'spec.selector'))).toBe(`spec.selector.key: Invalid value: "-a": ${NAME_PART}`);
+    expect(messageThrownBy(() => newRequirement('-a', 'exists', [], 'spec.selector'))).toBe(`spec.selector.key: Invalid value: "-a": ${NAME_PART}`);
   });
 });

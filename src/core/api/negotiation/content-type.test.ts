@@ -4,6 +4,7 @@
 // Spec: "Media types" and "PATCH content types".
 
 import { describe, expect, it } from 'vitest';
+import { thrownBy } from '../../util/testing/thrown';
 import { StatusError } from '../../errors/status';
 import { negotiateInputSerializer, parseContentType, patchBodyMediaType, patchTypeFor, supportedMediaTypes, supportedPatchTypes } from './index';
 
@@ -11,15 +12,7 @@ const OFFERS = supportedMediaTypes();
 const UNSUPPORTED =
   'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf';
 
-function statusOf(f: () => unknown): StatusError {
-  try {
-    f();
-  } catch (err) {
-    if (err instanceof StatusError) return err;
-    throw err;
-  }
-  throw new Error('expected a StatusError');
-}
+const statusOf = (f: () => unknown): StatusError => thrownBy(f, StatusError);
 
 describe('parseContentType (mime.ParseMediaType)', () => {
   it('lower-cases and trims the type, reads parameters', () => {

@@ -5,6 +5,7 @@
 // Table with a JSON fallback; 406 when nothing is supported).
 
 import { describe, expect, it } from 'vitest';
+import { thrownBy } from '../../util/testing/thrown';
 import { StatusError } from '../../errors/status';
 import {
   DEFAULT_ENDPOINT_RESTRICTIONS,
@@ -26,15 +27,7 @@ function negotiate(accept: string | null, extra: Partial<NegotiationRequest> = {
   return negotiateResponse({ accept, ...extra }, OFFERS, { restrictions: RESOURCE, watch });
 }
 
-function statusOf(f: () => unknown): StatusError {
-  try {
-    f();
-  } catch (err) {
-    if (err instanceof StatusError) return err;
-    throw err;
-  }
-  throw new Error('expected a StatusError');
-}
+const statusOf = (f: () => unknown): StatusError => thrownBy(f, StatusError);
 
 describe('Accept parsing (goautoneg)', () => {
   it('orders clauses by q, then concrete types before wildcards; ties keep their order', () => {
