@@ -10,7 +10,9 @@ import { NODE_RESTRICTION } from './plugins/node-restriction';
 const ENABLE = 'enable-admission-plugins';
 const DISABLE = 'disable-admission-plugins';
 
-export function withKubeadmAdmissionDefaults<T extends Readonly<Record<string, string | undefined>>>(flags: T): T {
+type Flags = Readonly<Record<string, string | undefined>>;
+
+export function withKubeadmAdmissionDefaults(flags: Flags): Flags {
   if (flags[ENABLE] !== undefined) return flags;
   const disabled = (flags[DISABLE] ?? '').split(',').map((s) => s.trim());
   if (disabled.includes(NODE_RESTRICTION)) return flags;
