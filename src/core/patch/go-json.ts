@@ -12,6 +12,7 @@
 // fields) in document order (see go-json-decode.ts).
 
 import { goQuoteRune } from '../util/go/quote';
+import { setOwn } from '../util/set-own';
 
 /** A syntax error with encoding/json's message. */
 export class GoJsonSyntaxError extends Error {
@@ -48,12 +49,6 @@ export function objectEntries(obj: Record<string, unknown>): [string, unknown][]
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof RawScalar);
-}
-
-/** Sets a member without letting "__proto__" reach the prototype. */
-export function setMember(obj: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
-  else obj[key] = value;
 }
 
 /** Parses JSON text; throws GoJsonSyntaxError with encoding/json's message. */
@@ -153,7 +148,7 @@ class Parser {
             top.entries = Object.entries(obj);
             top.entries.push([key, value]);
           }
-          setMember(obj, key, value);
+          setOwn(obj, key, value);
           if (d === 0x2c) {
             this.i++;
             top.key = this.readKey();

@@ -17,7 +17,8 @@
 //   server encodes it (HTML-safe: "<" is \u003c), the patch's as sent (1.0 ≠ 1).
 
 import { goQuote } from '../util/go/quote';
-import { isPlainObject, RawScalar, setMember } from './go-json';
+import { isPlainObject, RawScalar } from './go-json';
+import { setOwn } from '../util/set-own';
 import { goJsonString } from '../util/go/json-string';
 import { utf8Length } from '../util/go/strings';
 import { goJsonMarshal, goJsonNumber } from './go-format';
@@ -113,7 +114,7 @@ function get(con: Container, key: string): unknown | JsonPatchApplyError {
 
 function add(con: Container, key: string, value: unknown): JsonPatchApplyError | undefined {
   if (!Array.isArray(con)) {
-    setMember(con, key, value);
+    setOwn(con, key, value);
     return undefined;
   }
   if (key === '-') {
@@ -154,7 +155,7 @@ function remove(con: Container, key: string): JsonPatchApplyError | undefined {
 /** `replace` on an existing slot (get has already checked the index). */
 function set(con: Container, key: string, value: unknown): JsonPatchApplyError | undefined {
   if (!Array.isArray(con)) {
-    setMember(con, key, value);
+    setOwn(con, key, value);
     return undefined;
   }
   const idx = arrayIndex(key, con.length, true);
@@ -256,7 +257,7 @@ function copyNode(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(copyNode);
   if (isPlainObject(v)) {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v)) setMember(out, k, copyNode(v[k]));
+    for (const k of Object.keys(v)) setOwn(out, k, copyNode(v[k]));
     return out;
   }
   return v;
@@ -416,7 +417,7 @@ export function structuredCloneJson(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(structuredCloneJson);
   if (isPlainObject(v)) {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v)) setMember(out, k, structuredCloneJson(v[k]));
+    for (const k of Object.keys(v)) setOwn(out, k, structuredCloneJson(v[k]));
     return out;
   }
   return v;

@@ -9,7 +9,8 @@
 //   also inside arrays' objects; but an array replacing an object member is
 //   taken as sent, nulls included.
 
-import { isPlainObject, setMember } from './go-json';
+import { isPlainObject } from './go-json';
+import { setOwn } from '../util/set-own';
 import { structuredCloneJson } from './json-patch';
 
 /** jsonpatch.ErrBadJSONPatch / ErrBadJSONDoc. */
@@ -48,9 +49,9 @@ function mergeDocs(doc: Record<string, unknown>, patch: Record<string, unknown>)
     const cur = Object.prototype.hasOwnProperty.call(doc, k) ? doc[k] : undefined;
     if (cur === undefined || cur === null) {
       pruneNulls(v);
-      setMember(doc, k, v);
+      setOwn(doc, k, v);
     } else {
-      setMember(doc, k, merge(cur, v));
+      setOwn(doc, k, merge(cur, v));
     }
   }
 }

@@ -21,7 +21,8 @@
 // they were sent, which is one of the orders Go may take.
 
 import type { SchemaNode, SchemaTable } from '../schema/types';
-import { isPlainObject, setMember } from './go-json';
+import { isPlainObject } from './go-json';
+import { setOwn } from '../util/set-own';
 import { goSliceStable } from './go-sort';
 import { goSprint, goTypeName } from './go-format';
 import { structuredCloneJson } from './json-patch';
@@ -119,13 +120,13 @@ function mergeMap(original: JsonMap | null, patch: JsonMap, schema: PatchSchema)
       case 'map': {
         const { schema: sub, meta } = schema.lookupStruct(k);
         const [, strategy] = extractRetainKeysPatchStrategy(meta.strategies);
-        setMember(orig, k, mergeMapHandler(originalV, patchV, sub, strategy));
+        setOwn(orig, k, mergeMapHandler(originalV, patchV, sub, strategy));
         break;
       }
       case 'slice': {
         const { schema: sub, meta } = schema.lookupSlice(k);
         const [, strategy] = extractRetainKeysPatchStrategy(meta.strategies);
-        setMember(orig, k, mergeSliceHandler(originalV, patchV, sub, strategy, meta.mergeKey, isDeleteList));
+        setOwn(orig, k, mergeSliceHandler(originalV, patchV, sub, strategy, meta.mergeKey, isDeleteList));
         break;
       }
       default:
@@ -139,7 +140,7 @@ function mergeMap(original: JsonMap | null, patch: JsonMap, schema: PatchSchema)
 function takePatchValue(orig: JsonMap, k: string, patchV: unknown): void {
   discardNullValuesFromPatch(patchV);
   const [value, keep] = removeDirectives(patchV);
-  if (keep) setMember(orig, k, value);
+  if (keep) setOwn(orig, k, value);
   else delete orig[k];
 }
 
@@ -160,7 +161,7 @@ function removeDirectives(v: unknown): [unknown, boolean] {
     if (hasOwn(v, DIRECTIVE_MARKER)) return [null, false];
     for (const k of Object.keys(v)) {
       const [nv, keep] = removeDirectives(v[k]);
-      if (keep) setMember(v, k, nv);
+      if (keep) setOwn(v, k, nv);
       else delete v[k];
     }
     return [v, true];
@@ -258,7 +259,7 @@ function mergePatchIntoOriginal(original: JsonMap, patch: JsonMap, schema: Patch
     const [patchItems, serverOnlyItems] =
       meta.mergeKey.length === 0 ? partitionPrimitivesByPresentInList(merged, setOrder) : partitionMapsByPresentInList(merged, setOrder, meta.mergeKey);
     const kind = sliceElementType([originalFieldValue, patchFieldValue]);
-    setMember(original, listKey, normalizeElementOrder(patchItems, serverOnlyItems, setOrder, originalFieldValue, meta.mergeKey, kind));
+    setOwn(original, listKey, normalizeElementOrder(patchItems, serverOnlyItems, setOrder, originalFieldValue, meta.mergeKey, kind));
     delete patch[listKey];
   }
 }

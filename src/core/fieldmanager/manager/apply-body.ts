@@ -7,7 +7,7 @@
 import { parseAllDocuments } from 'yaml';
 import { errors } from '../../errors/status';
 import type { KubeObject } from '../../kinds/types';
-import { setOwn } from '../value/compare';
+import { setOwn } from '../../util/set-own';
 
 function goKind(v: unknown): string {
   if (Array.isArray(v)) return 'array';

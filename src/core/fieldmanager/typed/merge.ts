@@ -13,7 +13,8 @@
 
 import { elementString, equalElements, type PathElement } from '../fieldpath/element';
 import { deduceAtom, entryAtom, sameForms, type Atom, type ListAtom, type MapAtom } from '../schema/atom';
-import { isObject, setOwn } from '../value/compare';
+import { setOwn } from '../../util/set-own';
+import { isObject } from '../value/compare';
 import { ElementMap } from './element-map';
 import type { ValidationError } from './errors';
 import { ListItemError, listItemElement } from './list-items';

@@ -6,7 +6,8 @@
 import { fieldElement } from '../fieldpath/element';
 import type { FieldSet } from '../fieldpath/set';
 import { deduceAtom, entryAtom, type Atom } from '../schema/atom';
-import { isObject, setOwn } from '../value/compare';
+import { setOwn } from '../../util/set-own';
+import { isObject } from '../value/compare';
 import { listItemElement } from './list-items';
 
 export function removeItems(value: unknown, toRemove: FieldSet, atom: Atom): unknown {

@@ -12,12 +12,6 @@ import { compareGoStrings } from '../../util/go/strings';
 /** A JSON value as decoded from a request body or stored object. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
-/** Sets an own property, also for the key "__proto__" (which plain assignment would treat as the prototype). */
-export function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
-  else obj[key] = value;
-}
-
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
