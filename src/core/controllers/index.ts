@@ -23,6 +23,7 @@ import { SharedInformers } from './runtime/shared-informers';
 import { namespaceController, NAMESPACE_CONTROLLER } from './namespace/namespace-controller';
 import { garbageCollector, GARBAGE_COLLECTOR } from './garbage-collector/garbage-collector';
 import { serviceAccountController, SERVICE_ACCOUNT_CONTROLLER } from './service-account/service-account-controller';
+import { resourceQuotaController, RESOURCE_QUOTA_CONTROLLER } from './resource-quota/resource-quota-controller';
 import { rootCAPublisher, ROOT_CA_PUBLISHER, type RootCAOptions } from './root-ca/root-ca-publisher';
 import { bootstrapController, BOOTSTRAP_CONTROLLER, type BootstrapOptions } from './bootstrap/bootstrap-controller';
 import { podTerminationController, POD_TERMINATION_CONTROLLER } from './pod-termination/pod-termination-controller';
@@ -80,6 +81,7 @@ const REGISTRY: readonly Registration[] = [
   { name: NAMESPACE_CONTROLLER, aliases: ['namespace'], serviceAccount: 'namespace-controller', component: 'kube-controller-manager', factory: (ctx) => namespaceController(ctx) },
   { name: GARBAGE_COLLECTOR, aliases: ['garbagecollector'], serviceAccount: 'generic-garbage-collector', component: 'kube-controller-manager', factory: (ctx) => garbageCollector(ctx) },
   { name: SERVICE_ACCOUNT_CONTROLLER, aliases: ['serviceaccount'], serviceAccount: 'service-account-controller', component: 'kube-controller-manager', factory: (ctx) => serviceAccountController(ctx) },
+  { name: RESOURCE_QUOTA_CONTROLLER, aliases: ['resourcequota'], serviceAccount: 'resourcequota-controller', component: 'kube-controller-manager', factory: (ctx) => resourceQuotaController(ctx) },
   { name: ROOT_CA_PUBLISHER, aliases: ['root-ca-cert-publisher'], serviceAccount: 'root-ca-cert-publisher', component: 'kube-controller-manager', factory: (ctx, o) => rootCAPublisher(ctx, o.rootCA) },
   // KubeTab's stand-in for the kubelet's end of a graceful pod deletion (docs/decisions/0140).
   { name: POD_TERMINATION_CONTROLLER, aliases: [], component: 'kubelet', factory: (ctx) => podTerminationController(ctx) },

@@ -6,6 +6,7 @@
 
 import type { AdmissionPluginFactory } from '../types';
 import { namespaceLifecycle } from './namespace-lifecycle';
+import { resourceQuota } from './resource-quota';
 import { limitRanger } from './limit-ranger';
 import { defaultStorageClass } from './default-storage-class';
 import { defaultIngressClass } from './default-ingress-class';
@@ -22,6 +23,7 @@ import { createMutatingWebhookPlugin, createValidatingWebhookPlugin } from '../w
 
 export const PLUGIN_FACTORIES: Readonly<Record<string, AdmissionPluginFactory>> = {
   NamespaceLifecycle: namespaceLifecycle,
+  ResourceQuota: resourceQuota,
   LimitRanger: limitRanger,
   DefaultStorageClass: defaultStorageClass,
   DefaultIngressClass: defaultIngressClass,
