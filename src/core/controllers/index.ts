@@ -39,7 +39,7 @@ export interface StartControllersOptions {
   /** The server, authenticated as the identity the controllers run as. */
   readonly send: Send;
   readonly clock: Clock;
-  /** Controller names as kube-controller-manager's --controllers takes them (default: all). */
+  /** Controller names as kube-controller-manager's --controllers takes them (default: '*', which leaves out the controllers kube disables by default). */
   readonly enabled?: readonly string[];
   /** Where controllers report what they could not do (default: console.info). */
   readonly log?: (message: string) => void;
