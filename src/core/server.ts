@@ -5,6 +5,7 @@
 import type { Clock } from './clock';
 import type { MvccStore } from './storage/types';
 import type { UserInfo } from './auth/types';
+import type { AuditEvent } from './auth/audit/event';
 import type { ConfigReload } from './api/access/access-control';
 
 export type { ConfigReload };
@@ -39,6 +40,12 @@ export interface ApiServerOptions {
    * configuration document. Absent: such flags are a start-up error.
    */
   readonly readFile?: (path: string) => Promise<string>;
+  /**
+   * An audit backend: receives the audit.k8s.io/v1 events of each request's
+   * stages at the level --audit-policy-file gives (nothing without a policy),
+   * as kube-apiserver's log backend does. Under Node, --audit-log-path.
+   */
+  readonly auditSink?: (event: AuditEvent) => void;
 }
 
 export interface ApiServer {

@@ -28,7 +28,7 @@ import { KUBEADM_CONTROLLERS, selectControllers, startControllers, type RunningC
 // Custom resources: the customresourcedefinitions resource and the controller that serves CRDs.
 import { installCustomResources, withCustomResourceDefinitions } from '../crd';
 // Access control: authentication, impersonation, authorization, audit, RBAC (src/core/api/access).
-import { admit, beginAudit, newAuditId, handleIssuerDiscovery, JWKS_PATH, OPENID_CONFIGURATION_PATH, createAccessControl, handleAuditEndpoint, internalClientFor, loadAccessConfig, type InternalClient, reconcileBootstrapPolicy, withRbacWriteChecks, AUDIT_PATH, handleTestIssuer, isTestIssuerPath } from './access';
+import { admit, auditResponse, beginAudit, newAuditId, handleIssuerDiscovery, JWKS_PATH, OPENID_CONFIGURATION_PATH, createAccessControl, handleAuditEndpoint, internalClientFor, loadAccessConfig, type InternalClient, reconcileBootstrapPolicy, withRbacWriteChecks, AUDIT_PATH, handleTestIssuer, isTestIssuerPath } from './access';
 import type { UserInfo } from '../auth/types';
 import { toStatusError } from './respond';
 // The admission chain (src/core/admission), handed to the handlers through ctx.services.
@@ -72,7 +72,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   // Start-up errors of the access-control flags (kube-apiserver exits with them) reject here.
   const accessConfig = await loadAccessConfig(flags, options.readFile);
   const decodeCache = new DecodeCache();
-  const access = createAccessControl(accessConfig, { store: options.store, decodeCache, clock });
+  const access = createAccessControl(accessConfig, { store: options.store, decodeCache, clock, ...(options.auditSink ? { auditSink: options.auditSink } : {}) });
   // Key files are part of the configuration: a bad one is a start-up error too.
   if (accessConfig.serviceAccounts.signingKeyPem || accessConfig.serviceAccounts.verificationKeyPems.length) await access.ready;
   // The built-ins plus customresourcedefinitions with the CRD strategy of src/core/crd;
@@ -173,8 +173,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       entry.status = toStatusError(err).status;
       response = errorResponse(err, output ?? errorOutput(outputRequest));
     }
-    entry.code = response.status;
-    entry.stageAt = clock.now();
+    // The response's code and the audit stages (a watch's body is wrapped to record its end).
+    response = auditResponse(access, entry, response);
     try {
       response.headers.set('Audit-Id', auditID);
     } catch {

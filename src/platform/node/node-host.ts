@@ -15,6 +15,7 @@ import { createPeerVerifier } from './client-certificates';
 import { clientTrustFromFlags } from './tls-flags';
 import type { TLSSocket } from 'node:tls';
 import { watchConfigFiles, type ConfigWatcherOptions } from './config-file-watcher';
+import { auditLogFileFromFlags } from './audit-log-file';
 
 /** kube-apiserver's default for --etcd-compaction-interval. */
 export const DEFAULT_RETENTION_MS = 5 * 60_000;
@@ -74,7 +75,10 @@ export async function startNodeHost(options: NodeHostOptions): Promise<NodeHost>
   const retentionMs = retentionFromFlags(flags);
   const persistence = options.dataDir ? await createFilePersistence(options.dataDir) : undefined;
   const store = await openStore({ persistence, clock, retentionMs });
+  // --audit-log-path: the events --audit-policy-file selects, as JSON lines.
+  const auditLog = auditLogFileFromFlags(flags);
   const apiServer = await createApiServer({
+    ...(auditLog ? { auditSink: (event) => auditLog.write(event) } : {}),
     store,
     clock,
     flags,
@@ -109,6 +113,7 @@ export async function startNodeHost(options: NodeHostOptions): Promise<NodeHost>
       await server.close();
       await apiServer.close();
       await store.close();
+      auditLog?.close();
     },
   };
 }

@@ -42,7 +42,7 @@ import {
   type OidcSettings,
   type WebhookEndpoint,
 } from './config';
-import type { AuthorizationConfiguration } from '../../auth';
+import type { AuditEvent, AuthorizationConfiguration } from '../../auth';
 import { createObjectReader, type ObjectReader } from './object-reader';
 import { createStoreRbacSource, type StoreRbacSource } from './rbac-store-source';
 import { loadServiceAccountKeys } from './service-account-key';
@@ -82,6 +82,8 @@ export interface AccessControl {
    */
   reloadConfigFiles(): Promise<readonly ConfigReload[]>;
   readonly audit: AuditLog;
+  /** The audit backend, if any (events per stage, already filtered by the policy's level). */
+  readonly auditSink?: (event: AuditEvent) => void;
   readonly objects: ObjectReader;
   readonly clock: Clock;
   /** Available once `ready` resolved. */
@@ -98,6 +100,8 @@ export interface AccessControlDeps {
   readonly clock: Clock;
   /** Audit log capacity (entries). */
   readonly auditCapacity?: number;
+  /** Where audit events go, stage by stage, as the policy decides (the Node host's --audit-log-path). */
+  readonly auditSink?: (event: AuditEvent) => void;
 }
 
 /**
@@ -372,6 +376,7 @@ export function createAccessControl(initial: AccessConfig, deps: AccessControlDe
     },
     reloadConfigFiles,
     audit,
+    ...(deps.auditSink ? { auditSink: deps.auditSink } : {}),
     objects,
     clock,
     authenticator() {

@@ -4,10 +4,15 @@
 // the response code) and becomes an audit.k8s.io/v1 Event only when read, so
 // recording costs a few field copies on the request path.
 //
-// Level Metadata: no bodies, no headers, so no credential can reach the log
-// (authentication errors never contain the token either).
+// Without --audit-policy-file every request is kept at level Metadata: no
+// bodies, no headers, so no credential can reach the log (authentication
+// errors never contain the token either). With a policy, the level of its
+// first matching rule applies (this log, the UI's, keeps every request at
+// least at Metadata: its traces are what the UI shows); Request and
+// RequestResponse add the bodies, with TokenReview tokens removed.
 
 import { buildAuditEvent, RingBuffer, type AuditEvent, type Decision, type RequestInfo, type UserInfo } from '../../auth';
+import type { AuditLevel, AuditStage } from '../../auth/audit/event';
 import type { Status } from '../../errors/status';
 
 export interface AuditEntry {
@@ -29,6 +34,15 @@ export interface AuditEntry {
   /** Watches are recorded when their response starts. */
   stage: 'ResponseStarted' | 'ResponseComplete';
   deprecated?: boolean;
+  /** The audit policy's level for the request (absent: no policy, Metadata). */
+  level?: AuditLevel;
+  /** Stages the policy leaves out of the audit backends. */
+  omitStages?: readonly AuditStage[];
+  omitManagedFields?: boolean;
+  /** The decoded request body (level Request and above). */
+  requestObject?: unknown;
+  /** The decoded response body (level RequestResponse). */
+  responseObject?: unknown;
 }
 
 /** One item of the KubeTab audit list (see README). */
@@ -40,11 +54,15 @@ export interface AuditRecordJson {
   readonly authorization?: Decision;
 }
 
-export function auditEvent(e: AuditEntry): AuditEvent {
+/**
+ * The entry as an audit.k8s.io/v1 Event at `stage` (default: the entry's
+ * last). `level` defaults to the entry's, at least Metadata (the UI's log).
+ */
+export function auditEvent(e: AuditEntry, stage: AuditStage = e.stage, level: AuditLevel = e.level && e.level !== 'None' ? e.level : 'Metadata'): AuditEvent {
   return buildAuditEvent({
     auditID: e.auditID,
-    level: 'Metadata',
-    stage: e.stage,
+    level,
+    stage,
     requestURI: e.requestURI,
     requestInfo: e.info,
     ...(e.user ? { user: e.user } : {}),
@@ -55,6 +73,8 @@ export function auditEvent(e: AuditEntry): AuditEvent {
     ...(e.decision ? { decision: e.decision } : {}),
     ...(e.status ? { responseStatus: e.status } : e.code !== undefined ? { responseStatus: { code: e.code } } : {}),
     ...(e.deprecated ? { deprecated: {} } : {}),
+    ...(e.requestObject !== undefined ? { requestObject: e.requestObject } : {}),
+    ...(e.responseObject !== undefined ? { responseObject: e.responseObject } : {}),
   });
 }
 

@@ -27,6 +27,7 @@ import {
 } from '../../auth';
 import type { StaticTokenEntry } from '../../auth/authn/token-file';
 import type { RequestHeaderConfig } from '../../auth/authn/x509-and-proxy';
+import { parseAuditPolicy, type AuditPolicy } from '../../auth/audit/policy';
 import { aggregateFieldErrors } from '../../errors/field-errors';
 
 /** kube-apiserver's default --service-account-issuer in a kubeadm cluster. */
@@ -97,6 +98,8 @@ export interface AccessConfig {
   readonly clientCertificates: boolean;
   /** The authenticating proxy (--requestheader-*), only with --requestheader-client-ca-file, as kube-apiserver. */
   readonly requestHeader?: RequestHeaderConfig;
+  /** --audit-policy-file: the level of each request's audit events (absent: Metadata in the UI's log, no backend events). */
+  readonly auditPolicy?: AuditPolicy;
   /** Whether authorization came from --authorization-config (only then is it reloaded). */
   readonly authorizationFromFile: boolean;
   /** The --authentication-config file's configuration, when given. */
@@ -331,8 +334,19 @@ export async function loadAccessConfig(flags: Readonly<Record<string, string>>, 
       }
     : undefined;
 
+  let auditPolicy: AuditPolicy | undefined;
+  const auditPolicyPath = flags['audit-policy-file'];
+  if (auditPolicyPath) {
+    try {
+      auditPolicy = parseAuditPolicy(await read(readFile, 'audit-policy-file', auditPolicyPath), auditPolicyPath);
+    } catch (err) {
+      throw err instanceof StartupError ? err : new StartupError(err instanceof Error ? err.message : String(err));
+    }
+  }
+
   return {
     configured,
+    ...(auditPolicy ? { auditPolicy } : {}),
     clientCertificates: Boolean(flags['client-ca-file']),
     ...(requestHeader ? { requestHeader } : {}),
     authorizationFromFile: authzFile !== undefined,

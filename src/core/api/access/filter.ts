@@ -23,6 +23,7 @@ import type { AccessControl } from './access-control';
 import type { AuditEntry } from './audit-log';
 import { AUDIT_PATH } from './audit-endpoint';
 import { peerCertificatesOf } from './peer-certificates';
+import { auditRequestReceived, auditUnauthenticated } from './audit-stages';
 
 export interface Admission {
   /** The user the request is served as (after impersonation); absent when authentication is not configured. */
@@ -105,11 +106,16 @@ export async function admit(access: AccessControl, request: Request, url: URL, c
         status: outcome.status,
         steps: outcome.steps,
       };
-      if (outcome.status !== 'ok' || !outcome.user) throw unauthorizedError();
+      if (outcome.status !== 'ok' || !outcome.user) {
+        auditUnauthenticated(access, entry);
+        throw unauthorizedError();
+      }
       user = outcome.user;
     }
   }
   if (user) entry.user = user;
+  // The audit policy sees the user as authenticated (before impersonation), as kube's audit filter does.
+  auditRequestReceived(access, entry, request);
 
   // Impersonation.
   if (hasImpersonation(headers)) {

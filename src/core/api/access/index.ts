@@ -4,6 +4,7 @@
 
 export { loadAccessConfig, StartupError, DEFAULT_SERVICE_ACCOUNT_ISSUER, type AccessConfig } from './config';
 export { createAccessControl, type AccessControl } from './access-control';
+export { auditResponse } from './audit-stages';
 export { admit, beginAudit, internalErrorResponse, type Admission, type InternalClient } from './filter';
 export { identityForUserAgent, internalClientFor, APISERVER_USER, CONTROLLER_MANAGER_USER } from './internal-identities';
 export { reconcileBootstrapPolicy, APISERVER_USER_AGENT } from './bootstrap-policy';
