@@ -51,7 +51,14 @@ export class AdmissionRun implements AdmissionHooks {
     private readonly req: AdmissionRequest,
   ) {
     this.chain = admissionChainOf(ctx);
-    this.actx = { reader: storeReader(ctx), clock: ctx.clock, randomString: randomAlphanumerics, services: ctx.services };
+    const authorizers = ctx.access?.authorizers;
+    this.actx = {
+      reader: storeReader(ctx),
+      clock: ctx.clock,
+      randomString: randomAlphanumerics,
+      services: ctx.services,
+      ...(authorizers ? { authorize: (attrs) => authorizers.authorize(attrs) } : {}),
+    };
   }
 
   attributes(operation: AdmissionOperation, object: KubeObject | undefined, oldObject: KubeObject | undefined, name?: string): AdmissionAttributes {

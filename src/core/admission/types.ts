@@ -10,7 +10,7 @@
 
 import type { Clock } from '../clock';
 import type { KubeObject } from '../kinds/types';
-import type { UserInfo } from '../auth/types';
+import type { Attributes as AuthorizerAttributes, UserInfo } from '../auth/types';
 
 /** admission.Operation. */
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
@@ -70,6 +70,8 @@ export interface AdmissionContext {
   readonly randomString: (length: number) => string;
   /** Server services (allocators, quota accounting …) keyed by name. */
   readonly services: Readonly<Record<string, unknown>>;
+  /** The server's authorizer chain (plugins that ask "may this user …", e.g. the certificate plugins); absent without access control. */
+  readonly authorize?: (attrs: AuthorizerAttributes) => Promise<{ readonly decision: string }>;
 }
 
 /**

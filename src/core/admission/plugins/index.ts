@@ -6,6 +6,7 @@
 
 import type { AdmissionPluginFactory } from '../types';
 import { namespaceLifecycle } from './namespace-lifecycle';
+import { certificateApproval, certificateSigning, certificateSubjectRestriction } from './certificates';
 import { resourceQuota } from './resource-quota';
 import { limitRanger } from './limit-ranger';
 import { defaultStorageClass } from './default-storage-class';
@@ -23,6 +24,9 @@ import { createMutatingWebhookPlugin, createValidatingWebhookPlugin } from '../w
 
 export const PLUGIN_FACTORIES: Readonly<Record<string, AdmissionPluginFactory>> = {
   NamespaceLifecycle: namespaceLifecycle,
+  CertificateApproval: certificateApproval,
+  CertificateSigning: certificateSigning,
+  CertificateSubjectRestriction: certificateSubjectRestriction,
   ResourceQuota: resourceQuota,
   LimitRanger: limitRanger,
   DefaultStorageClass: defaultStorageClass,
