@@ -15,7 +15,8 @@ import { createMemoryRbacSource } from '../rbac-memory-source';
 import { createRequestAuthenticatorChain } from '../authn/request-authenticator';
 import { createStaticTokenAuthenticator, parseTokenFile } from '../authn/token-file';
 import { manualClock } from '../../clock';
-import { isStatusError, type StatusError } from '../../errors/status';
+import { StatusError } from '../../errors/status';
+import { rejectionOf } from '../../util/testing/thrown';
 import type { UserInfo } from '../types';
 
 const G = 'rbac.authorization.k8s.io';
@@ -29,15 +30,7 @@ const chain = createAuthorizerChain([createPrivilegedGroupsAuthorizer(), createN
 const deps = { authorize: chain.authorize, rulesFor: chain.rulesFor };
 const alice: UserInfo = { username: 'alice', groups: ['system:authenticated'] };
 
-async function rejects(p: Promise<unknown>): Promise<StatusError> {
-  try {
-    await p;
-  } catch (err) {
-    if (isStatusError(err)) return err;
-    throw err;
-  }
-  throw new Error('expected a StatusError');
-}
+const rejects = (p: Promise<unknown>): Promise<StatusError> => rejectionOf(p, StatusError);
 
 describe('SelfSubjectAccessReview (kubectl auth can-i)', () => {
   it('answers allowed with RBAC\'s reason', async () => {

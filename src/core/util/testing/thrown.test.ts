@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { messageThrownBy, thrownBy } from './thrown';
+import { messageThrownBy, rejectionOf, thrownBy } from './thrown';
 
 class Wanted extends Error {}
 
@@ -19,5 +19,14 @@ describe('messageThrownBy', () => {
   it('is the message, or "no error"', () => {
     expect(messageThrownBy(() => { throw new Error('boom'); })).toBe('boom');
     expect(messageThrownBy(() => 1)).toBe('no error');
+  });
+});
+
+describe('rejectionOf', () => {
+  it('is the rejection of the type asked for; other rejections and fulfilment fail', async () => {
+    const e = new Wanted('x');
+    await expect(rejectionOf(Promise.reject(e), Wanted)).resolves.toBe(e);
+    await expect(rejectionOf(Promise.reject(new TypeError('other')), Wanted)).rejects.toThrow('other');
+    await expect(rejectionOf(Promise.resolve(1), Wanted)).rejects.toThrow('expected a Wanted rejection');
   });
 });

@@ -22,3 +22,14 @@ export function messageThrownBy(f: () => unknown): string {
   }
   return 'no error';
 }
+
+/** The error of the given type that the promise rejects with; anything else passes through. */
+export async function rejectionOf<E>(p: Promise<unknown>, type: abstract new (...args: never[]) => E): Promise<E> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof type) return err;
+    throw err;
+  }
+  throw new Error(`expected a ${type.name} rejection`);
+}
