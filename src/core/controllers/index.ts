@@ -148,6 +148,12 @@ export function selectControllers(enabled: readonly string[] | undefined): strin
   return CONTROLLER_NAMES.filter((n) => on.has(n) && !off.has(n));
 }
 
+/** The kube-system ServiceAccounts of the kube-controller-manager controllers these names select (created when they start). */
+export function controllerServiceAccounts(enabled: readonly string[] | undefined): string[] {
+  const selected = new Set(selectControllers(enabled));
+  return REGISTRY.filter((r) => selected.has(r.name) && r.component === 'kube-controller-manager' && r.serviceAccount).map((r) => r.serviceAccount!);
+}
+
 function userAgent(r: Registration): string {
   const base = `${r.component}/v1.32.0 (kubetab) kubernetes/kubetab`;
   return r.serviceAccount ? `${base}/system:serviceaccount:kube-system:${r.serviceAccount}` : base;
@@ -161,7 +167,7 @@ export function startControllers(options: StartControllersOptions): RunningContr
   const selected = new Set(selectControllers(options.enabled));
   const running: Controller[] = [];
   // kube's client builder: each controller's service account exists in kube-system once it starts.
-  const accounts = REGISTRY.filter((r) => selected.has(r.name) && r.component === 'kube-controller-manager' && r.serviceAccount).map((r) => r.serviceAccount!);
+  const accounts = controllerServiceAccounts(options.enabled);
   const clientBuilder = ensureServiceAccounts(
     root.withUserAgent('kube-controller-manager/v1.32.0 (kubetab) kubernetes/kubetab/kube-controller-manager'),
     activity,

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../../../test-support/api-harness';
 import { ANONYMOUS, secureCluster } from '../../api/access/test-cluster';
-import { KUBEADM_CONTROLLERS } from '../index';
+import { controllerServiceAccounts, KUBEADM_CONTROLLERS } from '../index';
 
 const SECRETS = '/api/v1/namespaces/kube-system/secrets';
 const CLUSTER_INFO = '/api/v1/namespaces/kube-public/configmaps/cluster-info';
@@ -23,16 +23,9 @@ describe('kubeadm cluster: bootstrap tokens and controller identities', () => {
 
   it("lists one ServiceAccount per running kube-controller-manager controller in kube-system", async () => {
     const names = (await ts.get('/api/v1/namespaces/kube-system/serviceaccounts')).body.items.map((sa: { metadata: { name: string } }) => sa.metadata.name);
-    expect(names.sort()).toEqual([
-      'bootstrap-signer',
-      'clusterrole-aggregation-controller',
-      'default',
-      'generic-garbage-collector',
-      'namespace-controller',
-      'root-ca-cert-publisher',
-      'service-account-controller',
-      'token-cleaner',
-    ]);
+    // The namespace's `default` (service-account controller) and one account per controller, these among them.
+    expect(names.sort()).toEqual(['default', ...controllerServiceAccounts(KUBEADM_CONTROLLERS)].sort());
+    expect(names).toEqual(expect.arrayContaining(['bootstrap-signer', 'token-cleaner', 'namespace-controller', 'generic-garbage-collector', 'root-ca-cert-publisher']));
   });
 
   it('serves cluster-info to a client without credentials, and signs it for a signing token', async () => {
