@@ -5,6 +5,7 @@
 import type { Clock } from './clock';
 import type { MvccStore } from './storage/types';
 import type { UserInfo } from './auth/types';
+import type { WebhookFetch } from './admission/webhook/fetch';
 import type { AuditEvent } from './auth/audit/event';
 import type { ConfigReload } from './api/access/access-control';
 
@@ -40,6 +41,13 @@ export interface ApiServerOptions {
    * configuration document. Absent: such flags are a start-up error.
    */
   readonly readFile?: (path: string) => Promise<string>;
+  /**
+   * How admission webhooks are called (src/core/admission/webhook/fetch.ts):
+   * a POST that trusts the configuration's caBundle (under Node,
+   * https.request with `ca`). Absent: the platform's fetch, which trusts only
+   * the platform's roots.
+   */
+  readonly admissionWebhookFetch?: WebhookFetch;
   /**
    * An audit backend: receives the audit.k8s.io/v1 events of each request's
    * stages at the level --audit-policy-file gives (nothing without a policy),

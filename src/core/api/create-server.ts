@@ -35,6 +35,7 @@ import { toStatusError } from './respond';
 import { createAdmissionChain } from '../admission/chain';
 import { withKubeadmAdmissionDefaults } from '../admission/kubeadm-defaults';
 import { ADMISSION_CHAIN } from '../admission/request';
+import { ADMISSION_WEBHOOK_FETCH } from '../admission/webhook/fetch';
 import { pluginsWithoutTheirControllers } from '../admission/plugin-names';
 // Service ClusterIP / NodePort allocation, following the stored Services.
 import { createServiceAllocator, SERVICE_ALLOCATOR } from '../kinds/builtin/core/services/store-allocator';
@@ -95,7 +96,11 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     host: options.host,
     maxWatchSeconds: options.maxWatchSeconds ?? 3600,
     retentionMs: parseDuration(flags['etcd-compaction-interval'], DEFAULT_RETENTION_MS),
-    services: { [SERVICE_ALLOCATOR]: createServiceAllocator(options.store, flags), [ADMISSION_CHAIN]: admissionChain },
+    services: {
+      [SERVICE_ALLOCATOR]: createServiceAllocator(options.store, flags),
+      [ADMISSION_CHAIN]: admissionChain,
+      ...(options.admissionWebhookFetch ? { [ADMISSION_WEBHOOK_FETCH]: options.admissionWebhookFetch } : {}),
+    },
     startedAt: clock.now(),
     access,
   };
