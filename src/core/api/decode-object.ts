@@ -13,6 +13,9 @@ import { strategyContext, toStorageVersion } from './resource-store';
 import { checkUnknownFields } from './field-validation';
 import { checkCustomResourceTypeMeta, isCustomResource } from '../crd/decode';
 import type { FieldValidationDirective } from './write-options';
+import { builtinSchemaRef, getBuiltinSchemaTable, rootDefinitionFor } from '../schema/builtin-table';
+import { builtinBodyProblems, decodeError } from '../schema/field-validation';
+import { pruneBuiltin } from '../schema/prune';
 
 function coreGroupName(group: string): string {
   return group === '' ? 'core' : group;
@@ -107,5 +110,26 @@ export async function readTypedBody(request: Request, expected: { group: string;
   if (encoding === 'protobuf') {
     return decodeKubernetesProtobuf(await readBodyBytes(request), expected).object;
   }
-  return decodeObjectBody(await readBody(request), encoding, expected.kind);
+  const text = await readBody(request);
+  const obj = decodeObjectBody(text, encoding, expected.kind);
+  checkTypedBodyTypes(obj, text, encoding === 'yaml', expected);
+  return obj;
+}
+
+/**
+ * A Go type error in a subresource or review body (a number where the struct
+ * has a string, …) is kube's 400 decode error, as for any other write; unknown
+ * fields are dropped as decoding into the Go type drops them.
+ */
+function checkTypedBodyTypes(obj: Record<string, unknown>, text: string, yaml: boolean, expected: { group: string; version: string; kind: string }): void {
+  if (rootDefinitionFor(expected.group, expected.version, expected.kind) === undefined) return;
+  const root = builtinSchemaRef(expected.group, expected.version, expected.kind);
+  const table = getBuiltinSchemaTable();
+  const problems = builtinBodyProblems(text, root, table, { yaml, parsed: obj });
+  if (problems.error !== undefined) {
+    const apiVersion = typeof obj['apiVersion'] === 'string' ? obj['apiVersion'] : '';
+    const kind = typeof obj['kind'] === 'string' ? obj['kind'] : '';
+    throw decodeError({ kind, version: apiVersion.slice(apiVersion.lastIndexOf('/') + 1), intoKind: expected.kind, body: text }, problems.error);
+  }
+  pruneBuiltin(obj, root, table);
 }
