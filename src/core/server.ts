@@ -28,7 +28,9 @@ export interface ApiServerOptions {
   readonly host: 'browser' | 'node';
   /**
    * The background controllers to run, in kube-controller-manager's
-   * --controllers syntax ('*' all, names, '-name'). Default: all. Tests of the
+   * --controllers syntax ('*' all on by default, names, '-name'). Default:
+   * kubeadm's set (KUBEADM_CONTROLLERS: '*' plus bootstrapsigner and
+   * tokencleaner). Tests of the
    * API alone pass [] (none), so that no controller adds objects.
    */
   readonly controllers?: readonly string[];
