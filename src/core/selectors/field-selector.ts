@@ -4,7 +4,7 @@
 // operator and never unescaped. No whitespace is trimmed anywhere.
 
 import type { SelectorRequirement } from '../auth/types';
-import { SelectorError, isSelectorError } from './selector-error';
+import { parsedOrBadRequest, parsedOrErrorText, SelectorError } from './selector-error';
 
 export type FieldOperator = '=' | '!=';
 
@@ -157,22 +157,12 @@ export function parseFieldRequirements(selector: string): FieldRequirement[] {
  * Whether the fields are supported by the kind is validateFieldSelector's job.
  */
 export function parseFieldSelector(text: string): FieldSelector {
-  try {
-    return FieldSelector.fromRequirements(parseFieldRequirements(text));
-  } catch (err) {
-    if (isSelectorError(err)) throw err.toStatusError();
-    throw err;
-  }
+  return parsedOrBadRequest(() => FieldSelector.fromRequirements(parseFieldRequirements(text)));
 }
 
 /** Like parseFieldSelector but returns the parse error text (authorization keeps it as FieldSelectorParsingErr). */
 export function tryParseFieldSelector(text: string): { selector: FieldSelector; error?: undefined } | { selector?: undefined; error: string } {
-  try {
-    return { selector: FieldSelector.fromRequirements(parseFieldRequirements(text)) };
-  } catch (err) {
-    if (isSelectorError(err)) return { error: err.message };
-    throw err;
-  }
+  return parsedOrErrorText(() => FieldSelector.fromRequirements(parseFieldRequirements(text)));
 }
 
 /** The requirements a webhook/SubjectAccessReview sees: `=` becomes In, `!=` NotIn, each with its one value. */

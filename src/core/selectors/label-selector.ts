@@ -5,7 +5,7 @@
 import type { SelectorRequirement } from '../auth/types';
 import { parseLabelRequirements, sortByKey } from './label-parser';
 import { requirementMatches, requirementString, type LabelRequirement, type Labels } from './label-requirement';
-import { isSelectorError } from './selector-error';
+import { parsedOrBadRequest, parsedOrErrorText } from './selector-error';
 
 export class LabelSelector {
   private static readonly EVERYTHING = new LabelSelector([], false);
@@ -71,22 +71,12 @@ export class LabelSelector {
  * StatusError, with the Go parser's message as the Status message.
  */
 export function parseLabelSelector(text: string): LabelSelector {
-  try {
-    return LabelSelector.fromRequirements(parseLabelRequirements(text));
-  } catch (err) {
-    if (isSelectorError(err)) throw err.toStatusError();
-    throw err;
-  }
+  return parsedOrBadRequest(() => LabelSelector.fromRequirements(parseLabelRequirements(text)));
 }
 
 /** Like parseLabelSelector but returns the parse error text (authorization keeps it as LabelSelectorParsingErr). */
 export function tryParseLabelSelector(text: string): { selector: LabelSelector; error?: undefined } | { selector?: undefined; error: string } {
-  try {
-    return { selector: LabelSelector.fromRequirements(parseLabelRequirements(text)) };
-  } catch (err) {
-    if (isSelectorError(err)) return { error: err.message };
-    throw err;
-  }
+  return parsedOrErrorText(() => LabelSelector.fromRequirements(parseLabelRequirements(text)));
 }
 
 /**

@@ -19,3 +19,23 @@ export class SelectorError extends Error {
 export function isSelectorError(err: unknown): err is SelectorError {
   return err instanceof SelectorError;
 }
+
+/** Runs a selector parser for a request: a SelectorError becomes the 400 kube answers with. */
+export function parsedOrBadRequest<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    if (isSelectorError(err)) throw err.toStatusError();
+    throw err;
+  }
+}
+
+/** Runs a selector parser for authorization, which keeps the parse error's text instead of failing. */
+export function parsedOrErrorText<T>(parse: () => T): { selector: T; error?: undefined } | { selector?: undefined; error: string } {
+  try {
+    return { selector: parse() };
+  } catch (err) {
+    if (isSelectorError(err)) return { error: err.message };
+    throw err;
+  }
+}
