@@ -1,7 +1,8 @@
 // Server-side apply and managed fields, as kube-apiserver 1.32 does them.
 //
 // Layers (each its own directory, each usable alone):
-//   value/      JSON value order, equality and Go's printing of values
+//   value/      JSON value order, equality and Go's printing of values (the Go
+//               primitives themselves are shared: ../util/go)
 //   fieldpath/  path elements, field sets (set algebra), FieldsV1 (de)serialization
 //   schema/     the merge view of a SchemaNode (atoms)
 //   typed/      validation, field sets of values, merge, compare, removal, schema changes
