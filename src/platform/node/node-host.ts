@@ -16,6 +16,7 @@ import { clientTrustFromFlags } from './tls-flags';
 import type { TLSSocket } from 'node:tls';
 import { watchConfigFiles, type ConfigWatcherOptions } from './config-file-watcher';
 import { auditLogFileFromFlags } from './audit-log-file';
+import { nodeAdmissionWebhookFetch } from './admission-webhook-fetch';
 
 /** kube-apiserver's default for --etcd-compaction-interval. */
 export const DEFAULT_RETENTION_MS = 5 * 60_000;
@@ -85,6 +86,8 @@ export async function startNodeHost(options: NodeHostOptions): Promise<NodeHost>
     host: 'node',
     // Files named by flags (--token-auth-file, --authorization-config, …) are read from disk.
     readFile: (path) => readFile(path, 'utf8'),
+    // Admission webhooks over https, trusting each configuration's caBundle.
+    admissionWebhookFetch: nodeAdmissionWebhookFetch,
     ...(options.maxWatchSeconds !== undefined ? { maxWatchSeconds: options.maxWatchSeconds } : {}),
   });
   await waitUntilReady(apiServer);

@@ -3,14 +3,14 @@
 // does: a webhook serving a certificate from that CA is called, one without a
 // caBundle is refused with Go's x509 wording.
 
-import { createServer, request as httpsRequest, type Server } from 'node:https';
+import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../clock';
 import { createApiServer, type ApiServer } from '../../server';
 import { openStore } from '../../storage/mvcc-store';
 import { createServingCertificate } from '../../../platform/node/serving-certificate';
-import type { WebhookFetch } from './fetch';
+import { nodeAdmissionWebhookFetch as nodeWebhookFetch } from '../../../platform/node/admission-webhook-fetch';
 
 let server: Server;
 let port = 0;
@@ -32,22 +32,6 @@ beforeAll(async () => {
   port = (server.address() as AddressInfo).port;
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-
-/** What a Node host passes: https.request trusting only the caBundle (none: the system roots). */
-const nodeWebhookFetch: WebhookFetch = (url, init) =>
-  new Promise((resolve, reject) => {
-    const req = httpsRequest(url, { method: init.method, headers: init.headers, signal: init.signal, ...(init.caBundle ? { ca: init.caBundle } : {}) }, (res) => {
-      let data = '';
-      res.on('data', (c) => (data += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 500, text: async () => data }));
-    });
-    req.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'SELF_SIGNED_CERT_IN_CHAIN' || err.code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || err.code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE') {
-        reject(new Error('tls: failed to verify certificate: x509: certificate signed by unknown authority'));
-      } else reject(err);
-    });
-    req.end(init.body);
-  });
 
 async function call(api: ApiServer, method: string, path: string, body: unknown) {
   const res = await api.handle(new Request(`http://kubetab.test${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }));
