@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNodeHost, type NodeHost } from './node-host';
 import { auditLogFileFromFlags, backupName } from './audit-log-file';
 import type { AuditEvent } from '../../core/auth';
+import { encodeKubernetesProtobuf } from '../../core/protobuf';
 
 const ADMIN = 'admin-token-0123456789abcdef';
 const JANE = 'jane-token-0123456789abcdef';
@@ -112,6 +113,23 @@ describe('--audit-policy-file with --audit-log-path', () => {
       annotations: { 'authorization.k8s.io/decision': 'allow', 'authorization.k8s.io/reason': '' },
     });
     expect((complete!.responseObject as { metadata: Record<string, unknown> }).metadata.managedFields).toBeUndefined();
+  });
+
+  it('bodies in Kubernetes protobuf (as kubectl and client-go send them) are recorded decoded, as JSON objects', async () => {
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'from-protobuf' }, data: { x: 'y' } };
+    const res = await fetch(`${host.url}/api/v1/namespaces/audited/configmaps`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/vnd.kubernetes.protobuf', Accept: 'application/vnd.kubernetes.protobuf, application/json' },
+      body: encodeKubernetesProtobuf(cm),
+    });
+    await res.arrayBuffer();
+    expect(res.status).toBe(201);
+    const found = await eventsOf(res.headers.get('audit-id')!, 2);
+    expect(found[1]).toMatchObject({
+      stage: 'ResponseComplete',
+      requestObject: { kind: 'ConfigMap', metadata: { name: 'from-protobuf' }, data: { x: 'y' } },
+      responseObject: { kind: 'ConfigMap', metadata: { name: 'from-protobuf', namespace: 'audited' }, data: { x: 'y' } },
+    });
   });
 
   it('Request: the request object and no response object; the rule\'s omitStages leaves RequestReceived out', async () => {

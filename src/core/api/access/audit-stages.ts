@@ -12,6 +12,7 @@
 // the ring the UI reads keeps each request once (./audit-log).
 
 import { parse as parseYaml } from 'yaml';
+import { decodeKubernetesProtobuf } from '../../protobuf';
 import type { AuditEvent, AuditStage } from '../../auth/audit/event';
 import { auditDecision } from '../../auth/audit/policy';
 import type { AccessControl } from './access-control';
@@ -59,11 +60,13 @@ function withoutManagedFields(body: unknown): unknown {
   return Array.isArray(out.items) ? { ...out, items: out.items.map(strip) } : out;
 }
 
-/** A body as kube records it: JSON (or YAML) decoded; other encodings (protobuf) are left out. */
-function decodeBody(text: string, contentType: string | null): unknown {
-  if (text === '' || text.length > MAX_BODY_BYTES) return undefined;
+/** A body as kube records it: decoded to JSON from JSON, YAML or Kubernetes protobuf; anything else is left out. */
+function decodeBody(bytes: Uint8Array, contentType: string | null): unknown {
+  if (bytes.byteLength === 0 || bytes.byteLength > MAX_BODY_BYTES) return undefined;
   const type = (contentType ?? '').toLowerCase();
   try {
+    if (type.includes('protobuf')) return decodeKubernetesProtobuf(bytes).object;
+    const text = new TextDecoder().decode(bytes);
     if (type.includes('yaml')) return parseYaml(text) as unknown;
     if (type === '' || type.includes('json')) return JSON.parse(text) as unknown;
   } catch {
@@ -89,9 +92,9 @@ export function auditRequestReceived(access: AccessControl, entry: AuditEntry, r
   // A tee of the body: the handler reads the original as before.
   const copy = request.clone();
   const contentType = request.headers.get('content-type');
-  const read = copy.text().then(
-    (text) => {
-      const body = decodeBody(text, contentType);
+  const read = copy.arrayBuffer().then(
+    (buffer) => {
+      const body = decodeBody(new Uint8Array(buffer), contentType);
       if (body !== undefined) entry.requestObject = entry.omitManagedFields ? withoutManagedFields(body) : body;
     },
     () => undefined,
@@ -184,7 +187,7 @@ export function auditResponse(access: AccessControl, entry: AuditEntry, response
               bytes.set(c, at);
               at += c.byteLength;
             }
-            const decoded = decodeBody(new TextDecoder().decode(bytes), contentType);
+            const decoded = decodeBody(bytes, contentType);
             if (decoded !== undefined) entry.responseObject = entry.omitManagedFields ? withoutManagedFields(decoded) : decoded;
           }
           emitStage(access, entry, how === 'complete' ? 'ResponseComplete' : 'Panic');
