@@ -6,6 +6,8 @@
 
 import type { AdmissionPluginFactory } from '../types';
 import { namespaceLifecycle } from './namespace-lifecycle';
+import { persistentVolumeClaimResize } from './persistent-volume-claim-resize';
+import { alwaysAdmit, alwaysDeny, alwaysPullImages, namespaceExists } from './simple-plugins';
 import { certificateApproval, certificateSigning, certificateSubjectRestriction } from './certificates';
 import { resourceQuota } from './resource-quota';
 import { limitRanger } from './limit-ranger';
@@ -24,6 +26,11 @@ import { createMutatingWebhookPlugin, createValidatingWebhookPlugin } from '../w
 
 export const PLUGIN_FACTORIES: Readonly<Record<string, AdmissionPluginFactory>> = {
   NamespaceLifecycle: namespaceLifecycle,
+  PersistentVolumeClaimResize: persistentVolumeClaimResize,
+  AlwaysAdmit: alwaysAdmit,
+  AlwaysDeny: alwaysDeny,
+  AlwaysPullImages: alwaysPullImages,
+  NamespaceExists: namespaceExists,
   CertificateApproval: certificateApproval,
   CertificateSigning: certificateSigning,
   CertificateSubjectRestriction: certificateSubjectRestriction,
