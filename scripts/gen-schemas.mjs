@@ -57,6 +57,8 @@ const REF_PREFIX = '#/components/schemas/';
 const rawDefinitions = new Map();
 /** group-version ("" group for core) → { path, rootDefinitions } */
 const groupVersions = new Map();
+/** "<group>/<resource>" of the resources whose DELETE answers with the object. */
+const deleteReturnsObject = new Set();
 
 for (const file of files) {
   const doc = JSON.parse(readFileSync(join(source, file), 'utf8'));
@@ -78,6 +80,17 @@ for (const file of files) {
     }
   }
   groupVersions.set(gvKey, { ...gv, path, kinds });
+  // A delete that answers with the deleted object rather than a Status
+  // (the registry's ReturnDeletedObject), as the documents publish it.
+  for (const [route, item] of Object.entries(doc.paths ?? {})) {
+    const del = item.delete;
+    if (del?.['x-kubernetes-action'] !== 'delete') continue;
+    const ref = del.responses?.['200']?.content?.['application/json']?.schema?.$ref ?? '';
+    if (ref && !ref.endsWith('.meta.v1.Status')) {
+      const plural = route.split('/').slice(-2)[0];
+      deleteReturnsObject.add(`${gv.group}/${plural}`);
+    }
+  }
 }
 
 // ---- convert to SchemaNode ----------------------------------------------
@@ -99,18 +112,63 @@ function base(schema, node) {
 const converted = new Map();
 /** "<definition>.<property>" → the definition a field carries an inline copy of. */
 const inlineCopies = {};
+/**
+ * definition → how some of its nodes are published beyond what their
+ * SchemaNode renders to: a bare `$ref` where upstream writes no `allOf`
+ * wrapper, and x-kubernetes-* markers a SchemaNode of that kind cannot hold
+ * (list-type on a byte string or on a struct ref, a field-level marker over a
+ * named type). `path` steps: a property name, "{}" (additionalProperties) or
+ * "[]" (items). Facts only, for the served OpenAPI documents.
+ */
+const publishedForms = {};
+
+// The x-kubernetes-* keys a SchemaNode of each type renders by itself.
+const RENDERED_MARKERS = {
+  common: ['x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource', 'x-kubernetes-int-or-string'],
+  object: ['x-kubernetes-map-type', 'x-kubernetes-patch-strategy'],
+  array: ['x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-patch-strategy', 'x-kubernetes-patch-merge-key'],
+};
+
+/** Records the markers of `schema` that `node` does not render (all of them for a ref or an inline copy). */
+function recordPublishedForm(schema, node, loc, extra = {}) {
+  const rendered = new Set(node && !node.ref && !extra.copy ? [...RENDERED_MARKERS.common, ...(RENDERED_MARKERS[node.type] ?? [])] : []);
+  const extensions = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (!key.startsWith('x-kubernetes-') || rendered.has(key)) continue;
+    // Definition-level lists the index publishes on their own.
+    if (loc.path.length === 0 && (key === 'x-kubernetes-group-version-kind' || key === 'x-kubernetes-unions')) continue;
+    extensions[key] = value;
+  }
+  const form = {};
+  if (extra.plainRef) form.plainRef = true;
+  if (Object.keys(extensions).length) form.extensions = extensions;
+  if (!Object.keys(form).length) return;
+  (publishedForms[loc.def] ??= []).push({ path: loc.path, ...form });
+}
+
+const step = (loc, s) => ({ def: loc.def, path: [...loc.path, s] });
 
 function convertDefinition(name) {
   if (converted.has(name)) return converted.get(name);
   const raw = rawDefinitions.get(name);
   if (!raw) throw new Error(`unknown definition ${name}`);
-  const node = ANY_DEFINITIONS.has(name) ? base(raw, { type: 'any' }) : convert(raw, name);
+  const node = ANY_DEFINITIONS.has(name) ? base(raw, { type: 'any' }) : convert(raw, name, { def: name, path: [] });
   converted.set(name, node);
   return node;
 }
 
-function convert(schema, where) {
-  if (schema.$ref) return { ref: refName(schema.$ref) };
+function convert(schema, where, loc) {
+  const node = convertNode(schema, where, loc);
+  if (!schema.$ref && !schema.allOf) recordPublishedForm(schema, node, loc);
+  return node;
+}
+
+function convertNode(schema, where, loc) {
+  if (schema.$ref) {
+    // A bare $ref (no allOf wrapper: upstream wraps only a ref with a default or description beside it).
+    if (loc.path.length) recordPublishedForm(schema, undefined, loc, { plainRef: true });
+    return { ref: refName(schema.$ref) };
+  }
   if (schema.allOf) {
     if (schema.allOf.length !== 1 || !schema.allOf[0].$ref) throw new Error(`unsupported allOf at ${where}`);
     const name = refName(schema.allOf[0].$ref);
@@ -121,7 +179,9 @@ function convert(schema, where) {
     // only (PersistentVolumeSpec.claimRef is granular although ObjectReference
     // is atomic; DeploymentSpec.strategy is retainKeys). A ref cannot carry
     // markers, so such a field gets an inline copy of the definition.
-    // (x-kubernetes-list-type on a struct ref, as on Status.details, means nothing.)
+    // (x-kubernetes-list-type on a struct ref, as on Status.details, means
+    // nothing to the merge algorithms; it is only published.)
+    recordPublishedForm(schema, undefined, loc, { copy: true });
     if (Object.keys(overrides).length) {
       const target = convertDefinition(name);
       if (target.type !== 'object') throw new Error(`marker on non-object ref at ${where}`);
@@ -165,7 +225,7 @@ function convert(schema, where) {
     case 'boolean':
       return base(schema, { type: 'boolean' });
     case 'array': {
-      const node = base(schema, { type: 'array', items: convert(schema.items ?? {}, `${where}[]`) });
+      const node = base(schema, { type: 'array', items: convert(schema.items ?? {}, `${where}[]`, step(loc, '[]')) });
       if (schema['x-kubernetes-list-type']) node.listType = schema['x-kubernetes-list-type'];
       if (schema['x-kubernetes-list-map-keys']) node.listMapKeys = schema['x-kubernetes-list-map-keys'];
       if (schema['x-kubernetes-patch-strategy']) node.patchStrategy = schema['x-kubernetes-patch-strategy'];
@@ -180,12 +240,12 @@ function convert(schema, where) {
         // A struct (an empty Go struct too: `properties: {}` tells it from a map).
         node.properties = {};
         for (const [key, child] of Object.entries(schema.properties ?? {})) {
-          node.properties[key] = convert(child, `${where}.${key}`);
+          node.properties[key] = convert(child, `${where}.${key}`, step(loc, key));
         }
       }
       if (schema.required?.length) node.required = schema.required;
       if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {
-        node.additionalProperties = convert(schema.additionalProperties, `${where}{}`);
+        node.additionalProperties = convert(schema.additionalProperties, `${where}{}`, step(loc, '{}'));
       }
       if (schema['x-kubernetes-map-type']) node.mapType = schema['x-kubernetes-map-type'];
       if (schema['x-kubernetes-patch-strategy']) node.patchStrategy = schema['x-kubernetes-patch-strategy'];
@@ -277,6 +337,12 @@ index += '\n/** "<definition>.<property>" → the definition that property holds
 index += `export const inlineCopies: Readonly<Record<string, string>> = ${JSON.stringify(inlineCopies, Object.keys(inlineCopies).sort())};\n`;
 index += '\n/** definition → its x-kubernetes-unions (published in the OpenAPI documents, not used by the server). */\n';
 index += `export const definitionUnions: Readonly<Record<string, readonly unknown[]>> = ${JSON.stringify(definitionUnions)};\n`;
+index += '\n/** definition → its nodes published other than their SchemaNode renders (bare $ref, extra x-kubernetes-* markers). */\n';
+index += `export const publishedForms: Readonly<Record<string, readonly { path: readonly string[]; plainRef?: true; extensions?: Readonly<Record<string, unknown>> }[]>> = ${JSON.stringify(
+  Object.fromEntries(Object.entries(publishedForms).sort(([a], [b]) => a.localeCompare(b))),
+)};\n`;
+index += '\n/** "<group>/<resource>" whose DELETE answers with the deleted object in the 1.32 documents (others answer a Status). */\n';
+index += `export const deleteReturnsObject: readonly string[] = ${JSON.stringify([...deleteReturnsObject].sort(), null, 1)};\n`;
 writeFileSync(join(outDir, 'index.ts'), index);
 totalBytes += Buffer.byteLength(index);
 

@@ -6,7 +6,7 @@
 // round trips (docs/decisions/0020-builtin-schema-tables.md).
 
 import { modules } from './generated/all';
-import { definitionGroupVersionKinds, definitionUnions, groupVersionPaths, inlineCopies, kindDefinitions } from './generated/index';
+import { definitionGroupVersionKinds, definitionUnions, deleteReturnsObject, groupVersionPaths, inlineCopies, kindDefinitions, publishedForms } from './generated/index';
 import { createSchemaTable, type RefNode, type SchemaNode, type SchemaTable } from './types';
 
 let table: SchemaTable | undefined;
@@ -77,4 +77,64 @@ export function inlineCopyOf(node: SchemaNode): string | undefined {
     }
   }
   return copies.get(node);
+}
+
+/**
+ * How a built-in node is published in the OpenAPI documents when its
+ * SchemaNode alone does not say it: `copyOf` for a field-level marker over a
+ * named type (published as `allOf` over that type), `plainRef` for a bare
+ * `$ref` (upstream wraps a ref in `allOf` only when a default or description
+ * stands beside it), and x-kubernetes-* markers a node of its kind cannot hold
+ * (list-type on a byte string or on Status.details, the field-level marker).
+ */
+export interface PublishedForm {
+  readonly copyOf?: string;
+  readonly plainRef?: boolean;
+  readonly extensions?: Readonly<Record<string, unknown>>;
+}
+
+let forms: WeakMap<object, PublishedForm> | undefined;
+
+/** The node a generated location names: property steps, "{}" (additionalProperties), "[]" (items). */
+function nodeAt(root: SchemaNode | undefined, path: readonly string[]): SchemaNode | undefined {
+  let node = root as Record<string, unknown> | undefined;
+  for (const s of path) {
+    if (!node) return undefined;
+    if (s === '{}') node = node.additionalProperties as Record<string, unknown> | undefined;
+    else if (s === '[]') node = node.items as Record<string, unknown> | undefined;
+    else node = (node.properties as Record<string, Record<string, unknown>> | undefined)?.[s];
+  }
+  return node as SchemaNode | undefined;
+}
+
+/** The published form of a built-in node, if it differs from what the node renders to (see PublishedForm). */
+export function publishedFormOf(node: SchemaNode): PublishedForm | undefined {
+  if (!forms) {
+    const built = new WeakMap<object, PublishedForm>();
+    const defs = getBuiltinSchemaTable().definitions;
+    for (const [definition, entries] of Object.entries(publishedForms)) {
+      for (const entry of entries) {
+        const target = nodeAt(defs[definition], entry.path);
+        if (!target) continue;
+        const form: { -readonly [K in keyof PublishedForm]: PublishedForm[K] } = {};
+        if (entry.plainRef) form.plainRef = true;
+        if (entry.extensions) form.extensions = entry.extensions;
+        built.set(target, form);
+      }
+    }
+    for (const [where, name] of Object.entries(inlineCopies)) {
+      const dot = where.lastIndexOf('.');
+      const target = nodeAt(defs[where.slice(0, dot)], [where.slice(dot + 1)]);
+      if (target) built.set(target, { ...built.get(target), copyOf: name });
+    }
+    forms = built;
+  }
+  return forms.get(node);
+}
+
+const deletesReturningObject = new Set(deleteReturnsObject);
+
+/** Whether a built-in resource's DELETE answers with the deleted object (else a Status), as the 1.32 documents publish it. */
+export function builtinDeleteReturnsObject(group: string, resource: string): boolean {
+  return deletesReturningObject.has(`${group}/${resource}`);
 }

@@ -57,26 +57,32 @@ export function fromJSONSchemaProps(props: unknown): SchemaNode {
   return node as unknown as SchemaNode;
 }
 
+/** How a node is published beyond what it renders to (built-in tables; see builtin-table's PublishedForm). */
+export type PublishedFormOf = (node: SchemaNode) => { readonly copyOf?: string; readonly plainRef?: boolean; readonly extensions?: Readonly<Record<string, unknown>> } | undefined;
+
 /**
  * Renders a SchemaNode as an OpenAPI v3 schema object, with kube's vendor
  * extensions. Refs become `allOf: [{$ref}]` (with the ref's default beside),
- * as the kube-openapi builder writes them.
+ * as the kube-openapi builder writes them, unless `publishedForm` says the
+ * node is a bare `$ref`; markers `publishedForm` names are added.
  */
-export function toOpenAPISchema(
-  node: SchemaNode,
-  refPrefix = '#/components/schemas/',
-  inlineCopyOf?: (node: SchemaNode) => string | undefined,
-): Record<string, unknown> {
-  // A field-level marker over a named definition is published as allOf + the marker.
-  const copied = inlineCopyOf?.(node);
-  if (copied && !isRef(node) && node.type === 'object') {
-    const out: Record<string, unknown> = { allOf: [{ $ref: refPrefix + copied }] };
+export function toOpenAPISchema(node: SchemaNode, refPrefix = '#/components/schemas/', publishedForm?: PublishedFormOf): Record<string, unknown> {
+  const form = publishedForm?.(node);
+  const rendered = renderNode(node, refPrefix, publishedForm, form);
+  // Only markers the node did not render itself (a node never renders one differently).
+  for (const [key, value] of Object.entries(form?.extensions ?? {})) if (!(key in rendered)) rendered[key] = value;
+  return rendered;
+}
+
+function renderNode(node: SchemaNode, refPrefix: string, publishedForm: PublishedFormOf | undefined, form: ReturnType<PublishedFormOf>): Record<string, unknown> {
+  // A field-level marker over a named definition is published as allOf + the marker (the marker comes from `form`).
+  if (form?.copyOf && !isRef(node) && node.type === 'object') {
+    const out: Record<string, unknown> = { allOf: [{ $ref: refPrefix + form.copyOf }] };
     if (node.default !== undefined) out.default = node.default;
-    if (node.mapType) out['x-kubernetes-map-type'] = node.mapType;
-    if (node.patchStrategy) out['x-kubernetes-patch-strategy'] = node.patchStrategy;
     return out;
   }
   if (isRef(node)) {
+    if (form?.plainRef) return { $ref: refPrefix + node.ref };
     const out: Record<string, unknown> = { allOf: [{ $ref: refPrefix + node.ref }] };
     if (node.default !== undefined) out.default = node.default;
     return out;
@@ -109,20 +115,20 @@ export function toOpenAPISchema(
   if (node.default !== undefined) out.default = node.default;
   for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
     const list = node[key];
-    if (list) out[key] = list.map((s) => toOpenAPISchema(s, refPrefix, inlineCopyOf));
+    if (list) out[key] = list.map((s) => toOpenAPISchema(s, refPrefix, publishedForm));
   }
-  if (node.not) out.not = toOpenAPISchema(node.not, refPrefix, inlineCopyOf);
+  if (node.not) out.not = toOpenAPISchema(node.not, refPrefix, publishedForm);
   if (node.type === 'object') {
     if (node.properties && Object.keys(node.properties).length) {
-      out.properties = Object.fromEntries(Object.entries(node.properties).map(([k, v]) => [k, toOpenAPISchema(v, refPrefix, inlineCopyOf)]));
+      out.properties = Object.fromEntries(Object.entries(node.properties).map(([k, v]) => [k, toOpenAPISchema(v, refPrefix, publishedForm)]));
     }
-    if (node.additionalProperties) out.additionalProperties = toOpenAPISchema(node.additionalProperties, refPrefix, inlineCopyOf);
+    if (node.additionalProperties) out.additionalProperties = toOpenAPISchema(node.additionalProperties, refPrefix, publishedForm);
     if (node.required?.length) out.required = node.required;
     if (node.mapType) out['x-kubernetes-map-type'] = node.mapType;
     if (node.patchStrategy) out['x-kubernetes-patch-strategy'] = node.patchStrategy;
   }
   if (node.type === 'array') {
-    out.items = toOpenAPISchema(node.items, refPrefix, inlineCopyOf);
+    out.items = toOpenAPISchema(node.items, refPrefix, publishedForm);
     if (node.listMapKeys) out['x-kubernetes-list-map-keys'] = node.listMapKeys;
     if (node.listType) out['x-kubernetes-list-type'] = node.listType;
     if (node.patchMergeKey) out['x-kubernetes-patch-merge-key'] = node.patchMergeKey;

@@ -163,3 +163,112 @@ describe('published shapes of special definitions', () => {
     expect(del['200']!.content['application/json']!.schema.$ref).toBe('#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Status');
   });
 });
+
+/** A minimal built-in resource definition for rendering. */
+function builtin(group: string, version: string, kind: string, plural: string, namespaced: boolean, verbs: ResourceDefinition['verbs'], extra: Partial<ResourceDefinition> = {}): ResourceDefinition {
+  return {
+    group,
+    plural,
+    singular: kind.toLowerCase(),
+    kind,
+    listKind: `${kind}List`,
+    namespaced,
+    verbs,
+    versions: [{ name: version, served: true, storage: true, schema: builtinSchemaRef(group, version, kind) }],
+    strategy: {},
+    ...extra,
+  };
+}
+
+type Item = Record<string, { parameters?: { name: string; in: string }[]; responses?: Record<string, { content: Record<string, { schema: Record<string, unknown> }> }> }> & {
+  parameters?: { name: string; in: string }[];
+};
+const ALL_VERBS: ResourceDefinition['verbs'] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+describe('parameters shared by every operation of a path belong to the path (kube-openapi findCommonParameters)', () => {
+  const reviews = builtin('authorization.k8s.io', 'v1', 'SelfSubjectAccessReview', 'selfsubjectaccessreviews', false, ['create']);
+  const doc = renderGroupVersionDocument({ group: 'authorization.k8s.io', version: 'v1' }, [reviews]) as unknown as { paths: Record<string, Item> } & Doc;
+
+  it('a create-only path carries dryRun, fieldManager, fieldValidation and pretty itself; its POST none', () => {
+    const item = doc.paths['/apis/authorization.k8s.io/v1/selfsubjectaccessreviews']!;
+    expect(item.parameters!.map((p) => p.name)).toEqual(['dryRun', 'fieldManager', 'fieldValidation', 'pretty']);
+    expect(item.post!.parameters).toBeUndefined();
+  });
+
+  it('a path with several operations keeps each one\'s own parameters, sorted by name', () => {
+    const apps = renderGroupVersionDocument({ group: 'apps', version: 'v1' }, [deployments]) as unknown as { paths: Record<string, Item> };
+    const collection = apps.paths['/apis/apps/v1/namespaces/{namespace}/deployments']!;
+    expect(collection.parameters!.map((p) => p.name)).toEqual(['namespace', 'pretty']);
+    expect(collection.get!.parameters!.map((p) => p.name)).toEqual([
+      'allowWatchBookmarks', 'continue', 'fieldSelector', 'labelSelector', 'limit', 'resourceVersion', 'resourceVersionMatch', 'sendInitialEvents', 'timeoutSeconds', 'watch',
+    ]);
+    const all = apps.paths['/apis/apps/v1/deployments']!;
+    expect(all.parameters!.map((p) => p.name)).toContain('pretty');
+    expect(all.get!.parameters).toBeUndefined();
+  });
+
+  it('publishes only the definitions the operations reach (a create-only group has no Status, WatchEvent or DeleteOptions)', () => {
+    const names = Object.keys(doc.components.schemas);
+    expect(names).toContain('io.k8s.api.authorization.v1.SelfSubjectAccessReview');
+    for (const absent of ['Status', 'WatchEvent', 'DeleteOptions', 'Patch', 'ListMeta']) expect(names).not.toContain(`io.k8s.apimachinery.pkg.apis.meta.v1.${absent}`);
+  });
+});
+
+describe('delete responses as 1.32 publishes them', () => {
+  const refOf = (doc: { paths: Record<string, Item> }, path: string, code: string) =>
+    doc.paths[path]!.delete!.responses![code]!.content['application/json']!.schema.$ref;
+  it('PersistentVolumeClaim and PersistentVolume answer with the object (200 and 202)', () => {
+    const doc = renderGroupVersionDocument({ group: '', version: 'v1' }, [
+      builtin('', 'v1', 'PersistentVolumeClaim', 'persistentvolumeclaims', true, ALL_VERBS),
+      builtin('', 'v1', 'PersistentVolume', 'persistentvolumes', false, ALL_VERBS),
+    ]) as unknown as { paths: Record<string, Item> };
+    for (const code of ['200', '202']) {
+      expect(refOf(doc, '/api/v1/namespaces/{namespace}/persistentvolumeclaims/{name}', code)).toBe('#/components/schemas/io.k8s.api.core.v1.PersistentVolumeClaim');
+      expect(refOf(doc, '/api/v1/persistentvolumes/{name}', code)).toBe('#/components/schemas/io.k8s.api.core.v1.PersistentVolume');
+    }
+  });
+  it('PriorityClass answers with a Status even when its definition says returnDeletedObject', () => {
+    const doc = renderGroupVersionDocument({ group: 'scheduling.k8s.io', version: 'v1' }, [
+      builtin('scheduling.k8s.io', 'v1', 'PriorityClass', 'priorityclasses', false, ALL_VERBS, { returnDeletedObject: true }),
+    ]) as unknown as { paths: Record<string, Item> };
+    expect(refOf(doc, '/apis/scheduling.k8s.io/v1/priorityclasses/{name}', '200')).toBe('#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Status');
+  });
+});
+
+describe('schema details the SchemaNode alone does not carry (generated published forms)', () => {
+  const schemasOf = (gv: { group: string; version: string }, resources: ResourceDefinition[]) =>
+    (renderGroupVersionDocument(gv, resources) as unknown as Doc).components.schemas as Record<string, { properties: Record<string, unknown> }>;
+
+  it('byte strings and Status.details carry x-kubernetes-list-type atomic where 1.32 has it', () => {
+    const schemas = schemasOf({ group: 'certificates.k8s.io', version: 'v1' }, [
+      builtin('certificates.k8s.io', 'v1', 'CertificateSigningRequest', 'certificatesigningrequests', false, ALL_VERBS),
+    ]);
+    expect(schemas['io.k8s.api.certificates.v1.CertificateSigningRequestSpec']!.properties.request).toEqual({ format: 'byte', type: 'string', 'x-kubernetes-list-type': 'atomic' });
+    expect(schemas['io.k8s.apimachinery.pkg.apis.meta.v1.Status']!.properties.details).toEqual({
+      allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.StatusDetails' }],
+      'x-kubernetes-list-type': 'atomic',
+    });
+    // Not every byte string: ConfigMap.binaryData's values have none in 1.32.
+    const core = schemasOf({ group: '', version: 'v1' }, [builtin('', 'v1', 'ConfigMap', 'configmaps', true, ALL_VERBS)]);
+    expect(core['io.k8s.api.core.v1.ConfigMap']!.properties.binaryData).toEqual({ additionalProperties: { format: 'byte', type: 'string' }, type: 'object' });
+  });
+
+  it('PodDisruptionBudgetSpec.selector has only its field-level patch strategy, no map-type', () => {
+    const schemas = schemasOf({ group: 'policy', version: 'v1' }, [builtin('policy', 'v1', 'PodDisruptionBudget', 'poddisruptionbudgets', true, ALL_VERBS)]);
+    expect(schemas['io.k8s.api.policy.v1.PodDisruptionBudgetSpec']!.properties.selector).toEqual({
+      allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector' }],
+      'x-kubernetes-patch-strategy': 'replace',
+    });
+    expect(schemas['io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector']!['x-kubernetes-map-type' as 'properties']).toBe('atomic');
+  });
+
+  it('a ref with nothing beside it is a bare $ref (Quantity map values, IngressRule.http)', () => {
+    const core = schemasOf({ group: '', version: 'v1' }, [builtin('', 'v1', 'ResourceQuota', 'resourcequotas', true, ALL_VERBS)]);
+    expect(core['io.k8s.api.core.v1.ResourceQuotaSpec']!.properties.hard).toEqual({
+      additionalProperties: { $ref: '#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity' },
+      type: 'object',
+    });
+    const net = schemasOf({ group: 'networking.k8s.io', version: 'v1' }, [builtin('networking.k8s.io', 'v1', 'Ingress', 'ingresses', true, ALL_VERBS)]);
+    expect(net['io.k8s.api.networking.v1.IngressRule']!.properties.http).toEqual({ $ref: '#/components/schemas/io.k8s.api.networking.v1.HTTPIngressRuleValue' });
+  });
+});

@@ -11,7 +11,7 @@
 // server's.
 
 import type { ResourceDefinition, ResourceVersionDefinition, SubresourceDefinition } from '../kinds/types';
-import { getBuiltinSchemaTable, groupVersionKindsOf, inlineCopyOf, unionsOf } from './builtin-table';
+import { builtinDeleteReturnsObject, getBuiltinSchemaTable, groupVersionKindsOf, inlineCopyOf, publishedFormOf, unionsOf } from './builtin-table';
 import { toOpenAPISchema } from './crd-schema';
 import { isRef, type SchemaNode, type SchemaTable } from './types';
 
@@ -187,7 +187,6 @@ export function renderGroupVersionDocument(gv: GroupVersion, resources: readonly
   const table = options.table ?? getBuiltinSchemaTable();
   const paths: Record<string, Record<string, unknown>> = {};
   const schemas: Record<string, unknown> = {};
-  const pending = new Set<string>([API_RESOURCE_LIST]);
   const customSchemas: Record<string, unknown> = {};
   const prefix = `/${openAPIPath(gv)}`;
   const tag = groupTag(gv.group, gv.version);
@@ -203,18 +202,19 @@ export function renderGroupVersionDocument(gv: GroupVersion, resources: readonly
     const custom = !isRef(version.schema);
     const flavor = custom ? CUSTOM_FLAVOR : resource.noStrategicMerge ? { ...BUILTIN_FLAVOR, patchTypes: BUILTIN_FLAVOR.patchTypes.filter((t) => !t.includes('strategic')) } : BUILTIN_FLAVOR;
     const { objectDef, listDef } = resourceDefinitions(gv, resource, version, table, customSchemas);
-    for (const name of [objectDef, listDef, DELETE_OPTIONS, STATUS, WATCH_EVENT, PATCH]) pending.add(name);
-    addResourcePaths(paths, prefix, gv, resource, { objectDef, listDef, tag, idBase, flavor });
+    // Built-in kinds publish 1.32's delete response; custom resources their definition's.
+    const deleteReturnsObject = custom ? resource.returnDeletedObject === true : builtinDeleteReturnsObject(resource.group, resource.plural);
+    addResourcePaths(paths, prefix, gv, resource, { objectDef, listDef, tag, idBase, flavor, deleteReturnsObject });
     for (const sub of resource.subresources ?? []) {
       const subDef = subresourceDefinition(gv, resource, sub, objectDef, table);
-      if (!subDef) continue;
-      pending.add(subDef.definition);
-      addSubresourcePaths(paths, prefix, resource, sub, subDef, { tag, idBase, flavor });
+      if (subDef) addSubresourcePaths(paths, prefix, resource, sub, subDef, { tag, idBase, flavor });
     }
   }
+  for (const item of Object.values(paths)) hoistCommonParameters(item);
 
-  // Every definition the operations reach, transitively.
-  const queue = [...pending];
+  // Every definition the operations reach, transitively (kube publishes no other).
+  const queue: string[] = [];
+  collectRefs(paths, queue);
   const seen = new Set<string>();
   while (queue.length) {
     const name = queue.pop()!;
@@ -227,7 +227,7 @@ export function renderGroupVersionDocument(gv: GroupVersion, resources: readonly
     }
     const node = table.definitions[name];
     if (!node) continue;
-    const rendered = { ...((PUBLISHED_AS[name] ?? toOpenAPISchema(node, REF, inlineCopyOf)) as Record<string, unknown>) };
+    const rendered = { ...((PUBLISHED_AS[name] ?? toOpenAPISchema(node, REF, publishedFormOf)) as Record<string, unknown>) };
     const gvks = groupVersionKindsOf(name);
     if (gvks.length) rendered['x-kubernetes-group-version-kind'] = gvks;
     const unions = unionsOf(name);
@@ -327,25 +327,34 @@ function operation(
   return op;
 }
 
+/** Path parameters and `pretty`, which every operation of an object path takes. */
+function scopeParams(resource: ResourceDefinition, named: boolean): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  if (named) out.push(param('name', 'string', 'path'));
+  if (resource.namespaced) out.push(param('namespace', 'string', 'path'));
+  return out;
+}
+
 function addResourcePaths(
   paths: Record<string, Record<string, unknown>>,
   prefix: string,
   gv: GroupVersion,
   resource: ResourceDefinition,
-  opts: PathContext & { objectDef: string; listDef: string },
+  opts: PathContext & { objectDef: string; listDef: string; deleteReturnsObject: boolean },
 ): void {
   const { objectDef, listDef, flavor, idBase } = opts;
   const verbs = new Set(resource.verbs);
   const gvk: Gvk = { group: gv.group, kind: resource.kind, version: gv.version };
   const scope = resource.namespaced ? 'Namespaced' : '';
   const nsSegment = resource.namespaced ? '/namespaces/{namespace}' : '';
-  const nsParam = resource.namespaced ? [param('namespace', 'string', 'path')] : [];
   const collection = `${prefix}${nsSegment}/${resource.plural}`;
   const item = `${collection}/{name}`;
+  const onCollection = [...scopeParams(resource, false), PRETTY];
+  const onItem = [...scopeParams(resource, true), PRETTY];
   const objectResponse = (codes: string[]) => Object.fromEntries(codes.map((c) => [c, { content: content(flavor.objectTypes, objectDef) }]));
   const statusResponse = (codes: string[]) => Object.fromEntries(codes.map((c) => [c, { content: content(flavor.objectTypes, STATUS) }]));
-  // A delete answers with the deleted object for some kinds, a Status for the rest.
-  const deleteResponse = (codes: string[]) => (resource.returnDeletedObject ? objectResponse(codes) : statusResponse(codes));
+  // A delete answers with the deleted object for some kinds (the registry's ReturnDeletedObject), a Status for the rest.
+  const deleteResponse = (codes: string[]) => (opts.deleteReturnsObject ? objectResponse(codes) : statusResponse(codes));
   const body = (definition: string, required: boolean) => {
     const b: Record<string, unknown> = { content: { '*/*': { schema: { $ref: REF + definition } } } };
     if (required) b.required = true;
@@ -355,66 +364,61 @@ function addResourcePaths(
   const collectionOps: Record<string, unknown> = {};
   if (verbs.has('deletecollection')) {
     collectionOps.delete = operation('deletecollection', `delete${idBase}Collection${scope}${resource.kind}`, gvk, opts, statusResponse(['200']), {
-      parameters: DELETE_COLLECTION_PARAMS,
+      parameters: [...DELETE_COLLECTION_PARAMS, ...onCollection],
       requestBody: body(DELETE_OPTIONS, false),
     });
   }
   if (verbs.has('list')) {
-    collectionOps.get = operation('list', `list${idBase}${scope}${resource.kind}`, gvk, opts, { '200': { content: content(flavor.streamTypes, listDef) } }, { parameters: LIST_PARAMS });
+    collectionOps.get = operation('list', `list${idBase}${scope}${resource.kind}`, gvk, opts, { '200': { content: content(flavor.streamTypes, listDef) } }, {
+      parameters: [...LIST_PARAMS, ...onCollection],
+    });
   }
   if (verbs.has('create')) {
     collectionOps.post = operation('post', `create${idBase}${scope}${resource.kind}`, gvk, opts, objectResponse(['200', '201', '202']), {
-      parameters: WRITE_PARAMS,
+      parameters: [...WRITE_PARAMS, ...onCollection],
       requestBody: body(objectDef, true),
     });
   }
-  if (Object.keys(collectionOps).length) paths[collection] = { ...collectionOps, parameters: [...nsParam, PRETTY] };
+  if (Object.keys(collectionOps).length) paths[collection] = collectionOps;
 
   const itemOps: Record<string, unknown> = {};
   if (verbs.has('delete')) {
     itemOps.delete = operation('delete', `delete${idBase}${scope}${resource.kind}`, gvk, opts, deleteResponse(['200', '202']), {
-      parameters: DELETE_PARAMS,
+      parameters: [...DELETE_PARAMS, ...onItem],
       requestBody: body(DELETE_OPTIONS, false),
     });
   }
-  if (verbs.has('get')) itemOps.get = operation('get', `read${idBase}${scope}${resource.kind}`, gvk, opts, objectResponse(['200']));
+  if (verbs.has('get')) itemOps.get = operation('get', `read${idBase}${scope}${resource.kind}`, gvk, opts, objectResponse(['200']), { parameters: onItem });
   if (verbs.has('patch')) {
     itemOps.patch = operation('patch', `patch${idBase}${scope}${resource.kind}`, gvk, opts, objectResponse(['200', '201']), {
-      parameters: PATCH_PARAMS,
+      parameters: [...PATCH_PARAMS, ...onItem],
       requestBody: { content: Object.fromEntries(flavor.patchTypes.map((t) => [t, { schema: { $ref: REF + PATCH } }])), required: true },
     });
   }
   if (verbs.has('update')) {
     itemOps.put = operation('put', `replace${idBase}${scope}${resource.kind}`, gvk, opts, objectResponse(['200', '201']), {
-      parameters: WRITE_PARAMS,
+      parameters: [...WRITE_PARAMS, ...onItem],
       requestBody: body(objectDef, true),
     });
   }
-  if (Object.keys(itemOps).length) paths[item] = { ...itemOps, parameters: [param('name', 'string', 'path'), ...nsParam, PRETTY] };
+  if (Object.keys(itemOps).length) paths[item] = itemOps;
 
   if (verbs.has('list') && resource.namespaced) {
     paths[`${prefix}/${resource.plural}`] = {
-      get: operation('list', `list${idBase}${resource.kind}ForAllNamespaces`, gvk, opts, { '200': { content: content(flavor.streamTypes, listDef) } }),
-      parameters: [...LIST_PARAMS.slice(0, 5), PRETTY, ...LIST_PARAMS.slice(5)],
+      get: operation('list', `list${idBase}${resource.kind}ForAllNamespaces`, gvk, opts, { '200': { content: content(flavor.streamTypes, listDef) } }, {
+        parameters: [...LIST_PARAMS, PRETTY],
+      }),
     };
   }
   if (verbs.has('watch')) {
     const watchResponse = { '200': { content: content(flavor.streamTypes, WATCH_EVENT) } };
-    const listParams = (extra: Record<string, unknown>[]) =>
-      [...LIST_PARAMS, ...extra, PRETTY].sort((a, b) => String(a.name).localeCompare(String(b.name)));
-    paths[`${prefix}/watch${nsSegment}/${resource.plural}`] = {
-      get: operation('watchlist', `watch${idBase}${scope}${resource.kind}List`, gvk, opts, watchResponse),
-      parameters: listParams(nsParam),
-    };
-    paths[`${prefix}/watch${nsSegment}/${resource.plural}/{name}`] = {
-      get: operation('watch', `watch${idBase}${scope}${resource.kind}`, gvk, opts, watchResponse),
-      parameters: listParams([param('name', 'string', 'path'), ...nsParam]),
-    };
+    const watch = (action: string, id: string, scoped: Record<string, unknown>[]) => ({
+      get: operation(action, id, gvk, opts, watchResponse, { parameters: [...LIST_PARAMS, ...scoped, PRETTY] }),
+    });
+    paths[`${prefix}/watch${nsSegment}/${resource.plural}`] = watch('watchlist', `watch${idBase}${scope}${resource.kind}List`, scopeParams(resource, false));
+    paths[`${prefix}/watch${nsSegment}/${resource.plural}/{name}`] = watch('watch', `watch${idBase}${scope}${resource.kind}`, scopeParams(resource, true));
     if (resource.namespaced) {
-      paths[`${prefix}/watch/${resource.plural}`] = {
-        get: operation('watchlist', `watch${idBase}${resource.kind}ListForAllNamespaces`, gvk, opts, watchResponse),
-        parameters: listParams([]),
-      };
+      paths[`${prefix}/watch/${resource.plural}`] = watch('watchlist', `watch${idBase}${resource.kind}ListForAllNamespaces`, []);
     }
   }
 }
@@ -429,34 +433,61 @@ function addSubresourcePaths(
 ): void {
   const scope = resource.namespaced ? 'Namespaced' : '';
   const nsSegment = resource.namespaced ? '/namespaces/{namespace}' : '';
-  const nsParam = resource.namespaced ? [param('namespace', 'string', 'path')] : [];
+  const onItem = [...scopeParams(resource, true), PRETTY];
   const suffix = upper(sub.name);
   const id = (verb: string) => `${verb}${ctx.idBase}${scope}${resource.kind}${suffix}`;
   const objectResponse = (codes: string[]) => Object.fromEntries(codes.map((c) => [c, { content: content(ctx.flavor.objectTypes, subDef.definition) }]));
   const verbs = new Set(sub.verbs);
   const ops: Record<string, unknown> = {};
-  if (verbs.has('get')) ops.get = operation('get', id('read'), subDef.gvk, ctx, objectResponse(['200']));
+  if (verbs.has('get')) ops.get = operation('get', id('read'), subDef.gvk, ctx, objectResponse(['200']), { parameters: onItem });
   if (verbs.has('patch')) {
     ops.patch = operation('patch', id('patch'), subDef.gvk, ctx, objectResponse(['200', '201']), {
-      parameters: PATCH_PARAMS,
+      parameters: [...PATCH_PARAMS, ...onItem],
       requestBody: { content: Object.fromEntries(ctx.flavor.patchTypes.map((t) => [t, { schema: { $ref: REF + PATCH } }])), required: true },
     });
   }
   if (verbs.has('create')) {
     ops.post = operation('post', id('create'), subDef.gvk, ctx, objectResponse(['200', '201', '202']), {
-      parameters: WRITE_PARAMS,
+      parameters: [...WRITE_PARAMS, ...onItem],
       requestBody: { content: { '*/*': { schema: { $ref: REF + subDef.definition } } }, required: true },
     });
   }
   if (verbs.has('update')) {
     ops.put = operation('put', id('replace'), subDef.gvk, ctx, objectResponse(['200', '201']), {
-      parameters: WRITE_PARAMS,
+      parameters: [...WRITE_PARAMS, ...onItem],
       requestBody: { content: { '*/*': { schema: { $ref: REF + subDef.definition } } }, required: true },
     });
   }
-  if (Object.keys(ops).length) {
-    paths[`${prefix}${nsSegment}/${resource.plural}/{name}/${sub.name}`] = { ...ops, parameters: [param('name', 'string', 'path'), ...nsParam, PRETTY] };
+  if (Object.keys(ops).length) paths[`${prefix}${nsSegment}/${resource.plural}/{name}/${sub.name}`] = ops;
+}
+
+const byNameThenIn = (a: Record<string, unknown>, b: Record<string, unknown>) => {
+  const x = `${String(a.name)}\u0000${String(a.in)}`;
+  const y = `${String(b.name)}\u0000${String(b.in)}`;
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+const paramKey = (p: Record<string, unknown>) => `${String(p.in)}\u0000${String(p.name)}`;
+
+/**
+ * kube-openapi's findCommonParameters: a parameter every operation of a path
+ * takes is the path item's (so a create-only path carries dryRun,
+ * fieldManager and fieldValidation itself); both lists sorted by name.
+ */
+function hoistCommonParameters(item: Record<string, unknown>): void {
+  const ops = Object.entries(item).filter(([key]) => key !== 'parameters') as [string, Record<string, unknown>][];
+  if (!ops.length) return;
+  const listOf = (op: Record<string, unknown>) => (op.parameters as Record<string, unknown>[] | undefined) ?? [];
+  const common = new Map<string, Record<string, unknown>>(listOf(ops[0]![1]).map((p) => [paramKey(p), p]));
+  for (const [, op] of ops.slice(1)) {
+    const keys = new Set(listOf(op).map(paramKey));
+    for (const key of [...common.keys()]) if (!keys.has(key)) common.delete(key);
   }
+  for (const [, op] of ops) {
+    const own = listOf(op).filter((p) => !common.has(paramKey(p)));
+    if (own.length) op.parameters = [...own].sort(byNameThenIn);
+    else delete op.parameters;
+  }
+  if (common.size) item.parameters = [...common.values()].sort(byNameThenIn);
 }
 
 /** Adds every definition a schema (SchemaNode or rendered OpenAPI) refers to. */

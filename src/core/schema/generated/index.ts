@@ -370,3 +370,26 @@ export const inlineCopies: Readonly<Record<string, string>> = {"io.k8s.api.apps.
 
 /** definition → its x-kubernetes-unions (published in the OpenAPI documents, not used by the server). */
 export const definitionUnions: Readonly<Record<string, readonly unknown[]>> = {"io.k8s.api.core.v1.AppArmorProfile":[{"discriminator":"type","fields-to-discriminateBy":{"localhostProfile":"LocalhostProfile"}}],"io.k8s.api.core.v1.SeccompProfile":[{"discriminator":"type","fields-to-discriminateBy":{"localhostProfile":"LocalhostProfile"}}],"io.k8s.api.flowcontrol.v1.LimitResponse":[{"discriminator":"type","fields-to-discriminateBy":{"queuing":"Queuing"}}],"io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationSpec":[{"discriminator":"type","fields-to-discriminateBy":{"exempt":"Exempt","limited":"Limited"}}],"io.k8s.api.flowcontrol.v1.Subject":[{"discriminator":"kind","fields-to-discriminateBy":{"group":"Group","serviceAccount":"ServiceAccount","user":"User"}}]};
+
+/** definition → its nodes published other than their SchemaNode renders (bare $ref, extra x-kubernetes-* markers). */
+export const publishedForms: Readonly<Record<string, readonly { path: readonly string[]; plainRef?: true; extensions?: Readonly<Record<string, unknown>> }[]>> = {"io.k8s.api.apps.v1.DeploymentSpec":[{"path":["strategy"],"extensions":{"x-kubernetes-patch-strategy":"retainKeys"}}],"io.k8s.api.certificates.v1.CertificateSigningRequestSpec":[{"path":["request"],"extensions":{"x-kubernetes-list-type":"atomic"}}],"io.k8s.api.certificates.v1.CertificateSigningRequestStatus":[{"path":["certificate"],"extensions":{"x-kubernetes-list-type":"atomic"}}],"io.k8s.api.core.v1.ContainerStatus":[{"path":["allocatedResources","{}"],"plainRef":true}],"io.k8s.api.core.v1.LimitRangeItem":[{"path":["default","{}"],"plainRef":true},{"path":["defaultRequest","{}"],"plainRef":true},{"path":["max","{}"],"plainRef":true},{"path":["maxLimitRequestRatio","{}"],"plainRef":true},{"path":["min","{}"],"plainRef":true}],"io.k8s.api.core.v1.NodeStatus":[{"path":["allocatable","{}"],"plainRef":true},{"path":["capacity","{}"],"plainRef":true}],"io.k8s.api.core.v1.PersistentVolumeClaimStatus":[{"path":["allocatedResources","{}"],"plainRef":true},{"path":["capacity","{}"],"plainRef":true}],"io.k8s.api.core.v1.PersistentVolumeSpec":[{"path":["capacity","{}"],"plainRef":true},{"path":["claimRef"],"extensions":{"x-kubernetes-map-type":"granular"}}],"io.k8s.api.core.v1.PodSpec":[{"path":["overhead","{}"],"plainRef":true}],"io.k8s.api.core.v1.ResourceQuotaSpec":[{"path":["hard","{}"],"plainRef":true}],"io.k8s.api.core.v1.ResourceQuotaStatus":[{"path":["hard","{}"],"plainRef":true},{"path":["used","{}"],"plainRef":true}],"io.k8s.api.core.v1.ResourceRequirements":[{"path":["limits","{}"],"plainRef":true},{"path":["requests","{}"],"plainRef":true}],"io.k8s.api.core.v1.VolumeResourceRequirements":[{"path":["limits","{}"],"plainRef":true},{"path":["requests","{}"],"plainRef":true}],"io.k8s.api.networking.v1.IngressRule":[{"path":["http"],"plainRef":true}],"io.k8s.api.node.v1.Overhead":[{"path":["podFixed","{}"],"plainRef":true}],"io.k8s.api.policy.v1.PodDisruptionBudgetSpec":[{"path":["selector"],"extensions":{"x-kubernetes-patch-strategy":"replace"}}],"io.k8s.api.policy.v1.PodDisruptionBudgetStatus":[{"path":["disruptedPods","{}"],"plainRef":true}],"io.k8s.api.resource.v1alpha3.BasicDevice":[{"path":["capacity","{}"],"plainRef":true}],"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps":[{"path":["additionalItems"],"plainRef":true},{"path":["additionalProperties"],"plainRef":true},{"path":["dependencies","{}"],"plainRef":true},{"path":["enum","[]"],"plainRef":true},{"path":["example"],"plainRef":true},{"path":["externalDocs"],"plainRef":true},{"path":["items"],"plainRef":true},{"path":["not"],"plainRef":true}],"io.k8s.apimachinery.pkg.apis.meta.v1.Status":[{"path":["details"],"extensions":{"x-kubernetes-list-type":"atomic"}}],"io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceSpec":[{"path":["caBundle"],"extensions":{"x-kubernetes-list-type":"atomic"}}]};
+
+/** "<group>/<resource>" whose DELETE answers with the deleted object in the 1.32 documents (others answer a Status). */
+export const deleteReturnsObject: readonly string[] = [
+ "/persistentvolumeclaims",
+ "/persistentvolumes",
+ "/pods",
+ "/podtemplates",
+ "/resourcequotas",
+ "/serviceaccounts",
+ "/services",
+ "resource.k8s.io/deviceclasses",
+ "resource.k8s.io/resourceclaims",
+ "resource.k8s.io/resourceclaimtemplates",
+ "resource.k8s.io/resourceslices",
+ "storage.k8s.io/csidrivers",
+ "storage.k8s.io/csinodes",
+ "storage.k8s.io/storageclasses",
+ "storage.k8s.io/volumeattachments",
+ "storage.k8s.io/volumeattributesclasses"
+];
