@@ -80,7 +80,8 @@ export function buildLastApplied(applied: KubeObject): string {
       delete meta.annotations;
     }
   }
-  return goJsonValue(copy) + '\n';
+  // runtime.Encode with the unstructured scheme: encoding/json's Encoder, newline included.
+  return goJsonValue(copy, 'encoding/json') + '\n';
 }
 
 /** SetLastApplied: sets the annotation unless the annotations would exceed their total size limit. */

@@ -22,21 +22,25 @@ export function goJsonNumber(n: number): string {
   return String(n);
 }
 
-/** json-iterator's Marshal of a decoded JSON value: map keys sorted, HTML characters escaped. */
-export function goJsonValue(v: unknown): string {
+/**
+ * Marshal of a decoded JSON value, map keys sorted, HTML characters escaped:
+ * json-iterator's by default (managedFields), or encoding/json's, which writes
+ * \b and \f as such (the unstructured encoder behind the last-applied annotation).
+ */
+export function goJsonValue(v: unknown, writer: 'json-iterator' | 'encoding/json' = 'json-iterator'): string {
   if (v === null || v === undefined) return 'null';
   switch (typeof v) {
     case 'string':
-      return goJsonString(v, 'json-iterator');
+      return goJsonString(v, writer);
     case 'number':
       return goJsonNumber(v);
     case 'boolean':
       return v ? 'true' : 'false';
   }
-  if (Array.isArray(v)) return '[' + v.map((x) => goJsonValue(x)).join(',') + ']';
+  if (Array.isArray(v)) return '[' + v.map((x) => goJsonValue(x, writer)).join(',') + ']';
   const obj = v as Record<string, unknown>;
   const keys = Object.keys(obj).sort(compareGoStrings);
-  return '{' + keys.map((k) => goJsonString(k, 'json-iterator') + ':' + goJsonValue(obj[k])).join(',') + '}';
+  return '{' + keys.map((k) => goJsonString(k, writer) + ':' + goJsonValue(obj[k], writer)).join(',') + '}';
 }
 
 /** fmt's %v of a number held in an interface: int64 when integral, float64 otherwise. */
