@@ -206,3 +206,24 @@ test('a watch updating a list of 1,000 objects shifts no layout, and 100 events 
   await table.getByRole('link', { name: 'cm-00001' }).click();
   await expect(page.getByRole('region', { name: 'ConfigMap cm-00001' })).toBeVisible({ timeout: 5_000 });
 });
+
+test('ages tick with no event from the server, and follow the server clock when it is moved forward', async ({ page }) => {
+  await openUi(page);
+  await goTo(page, 'Explorer');
+  const table = page.getByRole('table', { name: 'ConfigMap objects' });
+  const row = table.getByRole('row').filter({ has: page.getByRole('link', { name: 'kube-root-ca.crt' }) });
+  const age = row.locator('time');
+  await expect(age).toHaveText(/^\d+s$/);
+  const first = await age.textContent();
+  // Nothing is written; the age moves on by itself (seconds under two minutes).
+  await expect(age).not.toHaveText(first!, { timeout: 5_000 });
+  // The server's clock an hour ahead (Settings → Clock): ages read the server's time, as its Age column does.
+  await page.evaluate(async () => {
+    const worker = navigator.serviceWorker.controller!;
+    const channel = new MessageChannel();
+    const answered = new Promise((resolve) => (channel.port1.onmessage = resolve));
+    worker.postMessage({ type: 'kubetab:clock:advance', ms: 3_600_000 }, [channel.port2]);
+    await answered;
+  });
+  await expect(age).toHaveText(/^6\dm$/, { timeout: 20_000 });
+});

@@ -41,8 +41,9 @@ export function ObjectTable({ resource, snapshot, allNamespaces, selectedName, s
             </a>
           ),
         });
-      } else if (def.name === 'Age' && def.type === 'date') {
-        // The server printed the age when it sent the row; from the object's creationTimestamp it keeps ticking.
+      } else if (def.name === 'Age' && (def.type === 'string' || def.type === 'date')) {
+        // The server printed the age when it sent the row (built-in kinds type it 'string', CRDs' default
+        // column 'date'); from the object's creationTimestamp it keeps ticking.
         out.push({
           id: `c${def.i}`,
           header: def.name,
