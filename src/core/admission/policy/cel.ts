@@ -3,10 +3,12 @@
 // webhooks), on the project's CEL library (@marcbachmann/cel-js, decision
 // 0071) with kube's variables: object, oldObject, request, params,
 // namespaceObject, variables (lazily evaluated, each at most once per
-// request) and authorizer (not provided: expressions using it fail to
-// evaluate). Error texts follow k8s.io/apiserver/pkg/admission/plugin/cel.
+// request) and authorizer (./authorizer.ts; its checks are async, so every
+// evaluation is awaited). Error texts follow
+// k8s.io/apiserver/pkg/admission/plugin/cel.
 
 import { Environment } from '@marcbachmann/cel-js';
+import { CelAuthorizer, CelDecision, CelGroupCheck, CelPathCheck, CelResourceCheck, checkPath, checkResource, serviceAccountAuthorizer } from './authorizer';
 
 type Program = (context: Record<string, unknown>) => unknown;
 
@@ -21,7 +23,25 @@ function environment(): Environment {
     .registerVariable('params', 'dyn')
     .registerVariable('namespaceObject', 'dyn')
     .registerVariable('variables', 'dyn')
-    .registerVariable('authorizer', 'dyn');
+    .registerType('ResourceCheck', CelResourceCheck)
+    .registerType('Authorizer', { ctor: CelAuthorizer, fields: { requestResource: 'ResourceCheck' } })
+    .registerType('GroupCheck', CelGroupCheck)
+    .registerType('PathCheck', CelPathCheck)
+    .registerType('AuthorizerDecision', CelDecision)
+    .registerVariable('authorizer', 'Authorizer')
+    .registerFunction('Authorizer.group(string): GroupCheck', (a: CelAuthorizer, g: string) => new CelGroupCheck(a, g))
+    .registerFunction('Authorizer.path(string): PathCheck', (a: CelAuthorizer, p: string) => new CelPathCheck(a, p))
+    .registerFunction('Authorizer.serviceAccount(string, string): Authorizer', (a: CelAuthorizer, ns: string, n: string) => serviceAccountAuthorizer(a, ns, n))
+    .registerFunction('GroupCheck.resource(string): ResourceCheck', (g: CelGroupCheck, r: string) => new CelResourceCheck(g.authz, g.group, r))
+    .registerFunction('ResourceCheck.subresource(string): ResourceCheck', (r: CelResourceCheck, s: string) => r.with({ subresource: s }))
+    .registerFunction('ResourceCheck.namespace(string): ResourceCheck', (r: CelResourceCheck, ns: string) => r.with({ namespace: ns }))
+    .registerFunction('ResourceCheck.name(string): ResourceCheck', (r: CelResourceCheck, n: string) => r.with({ name: n }))
+    .registerFunction('ResourceCheck.check(string): AuthorizerDecision', (r: CelResourceCheck, verb: string) => checkResource(r, verb))
+    .registerFunction('PathCheck.check(string): AuthorizerDecision', (p: CelPathCheck, verb: string) => checkPath(p, verb))
+    .registerFunction('AuthorizerDecision.allowed(): bool', (d: CelDecision) => d.decision === 'Allow')
+    .registerFunction('AuthorizerDecision.reason(): string', (d: CelDecision) => d.reason)
+    .registerFunction('AuthorizerDecision.errored(): bool', (d: CelDecision) => d.error !== '')
+    .registerFunction('AuthorizerDecision.error(): string', (d: CelDecision) => d.error);
   return env;
 }
 
@@ -74,7 +94,7 @@ export class AdmissionActivation {
   private readonly variableResults = new Map<string, { value?: unknown; error?: string }>();
 
   constructor(
-    inputs: { object: unknown; oldObject: unknown; request: unknown; params: unknown; namespaceObject: unknown },
+    inputs: { object: unknown; oldObject: unknown; request: unknown; params: unknown; namespaceObject: unknown; authorizer?: CelAuthorizer },
     private readonly variableDefs: readonly NamedExpression[] = [],
   ) {
     const variables = new Proxy(
@@ -94,28 +114,40 @@ export class AdmissionActivation {
       params: toCel(inputs.params ?? null),
       namespaceObject: toCel(inputs.namespaceObject ?? null),
       variables,
+      authorizer: inputs.authorizer ?? new CelAuthorizer(undefined, undefined),
     };
   }
 
   private variable(name: string): unknown {
-    let result = this.variableResults.get(name);
+    const result = this.variableResults.get(name);
     if (!result) {
-      const def = this.variableDefs.find((v) => v.name === name);
-      if (!def) return undefined;
-      const r = this.evaluate(def.expression);
-      result = r.error !== undefined ? { error: `composited variable "${name}" fails to evaluate: ${r.error}` } : { value: r.value };
-      this.variableResults.set(name, result);
+      // Variables are computed by prepareVariables() before any expression runs.
+      if (!this.variableDefs.some((v) => v.name === name)) return undefined;
+      throw new Error(`composited variable "${name}" fails to evaluate: not prepared`);
     }
     if (result.error !== undefined) throw new Error(result.error);
     return result.value;
   }
 
+  /**
+   * Computes the variables in order, each once (later ones may use earlier
+   * ones); a failure is kept and reported only by the expressions that use
+   * the variable, as kube's lazy evaluation reports it.
+   */
+  async prepareVariables(): Promise<void> {
+    for (const def of this.variableDefs) {
+      if (this.variableResults.has(def.name)) continue;
+      const r = await this.evaluate(def.expression);
+      this.variableResults.set(def.name, r.error !== undefined ? { error: `composited variable "${def.name}" fails to evaluate: ${r.error}` } : { value: r.value });
+    }
+  }
+
   /** Evaluates an expression; errors come back as kube's `expression '…' resulted in error: …`. */
-  evaluate(expression: string): { value?: unknown; error?: string } {
+  async evaluate(expression: string): Promise<{ value?: unknown; error?: string }> {
     const compiled = compileAdmissionExpression(expression);
     if (!compiled.program) return { error: compiled.error };
     try {
-      return { value: compiled.program(this.values) };
+      return { value: await compiled.program(this.values) };
     } catch (err) {
       return { error: `expression '${expression}' resulted in error: ${firstLine(err)}` };
     }

@@ -11,11 +11,11 @@ export interface MatchResult {
   readonly failedCondition?: string;
 }
 
-export function evaluateMatchConditions(conditions: unknown, activation: AdmissionActivation): MatchResult {
+export async function evaluateMatchConditions(conditions: unknown, activation: AdmissionActivation): Promise<MatchResult> {
   const list = Array.isArray(conditions) ? (conditions as { name?: string; expression?: string }[]) : [];
   const errs: string[] = [];
   for (const c of list) {
-    const r = activation.evaluate(String(c.expression ?? ''));
+    const r = await activation.evaluate(String(c.expression ?? ''));
     if (r.error !== undefined) {
       errs.push(r.error);
       continue;

@@ -17,6 +17,7 @@ import type { KubeObject } from '../../kinds/types';
 import { admissionForbidden } from '../errors';
 import type { AdmissionAttributes, AdmissionContext, AdmissionPlugin } from '../types';
 import { admissionRequest } from './admission-request';
+import { requestAuthorizer } from './authorizer';
 import { AdmissionActivation, type NamedExpression } from './cel';
 import { evaluateMatchConditions } from './match-conditions';
 import { isExemptAdmissionConfigurationResource, matchResourcesMatch } from './matching';
@@ -65,9 +66,9 @@ function namespaceObject(ns: KubeObject | undefined): Obj | null {
   return { metadata: m, spec: (ns as Obj).spec ?? {}, status: (ns as Obj).status ?? {} };
 }
 
-function validationMessage(v: Obj, activation: AdmissionActivation): string {
+async function validationMessage(v: Obj, activation: AdmissionActivation): Promise<string> {
   if (typeof v.messageExpression === 'string' && v.messageExpression) {
-    const r = activation.evaluate(v.messageExpression);
+    const r = await activation.evaluate(v.messageExpression);
     if (r.error === undefined && typeof r.value === 'string') {
       const m = r.value.trim();
       if (m && m.length <= MAX_MESSAGE_BYTES && !m.includes('\n')) return m;
@@ -85,6 +86,7 @@ export function createValidatingAdmissionPolicyPlugin(): AdmissionPlugin {
     const bindings = (await ctx.reader.list({ group: GROUP, resource: 'validatingadmissionpolicybindings' }, '')).sort(byName);
     const denied: Decision[] = [];
     const request = admissionRequest(attrs, crypto.randomUUID(), false);
+    const authorizer = requestAuthorizer(attrs, ctx);
     const isNamespaceObject = attrs.kind.group === '' && attrs.kind.version === 'v1' && attrs.kind.kind === 'Namespace';
     let nsObject: Obj | null | undefined;
 
@@ -114,24 +116,26 @@ export function createValidatingAdmissionPolicyPlugin(): AdmissionPlugin {
         const variables: NamedExpression[] = (Array.isArray(p.variables) ? (p.variables as Obj[]) : []).map((v) => ({ name: String(v.name ?? ''), expression: String(v.expression ?? '') }));
         for (const param of params.params) {
           const activation = new AdmissionActivation(
-            { object: attrs.operation === 'DELETE' ? null : attrs.object, oldObject: attrs.oldObject, request, params: param, namespaceObject: nsObject },
+            { object: attrs.operation === 'DELETE' ? null : attrs.object, oldObject: attrs.oldObject, request, params: param, namespaceObject: nsObject, authorizer },
             variables,
           );
+          await activation.prepareVariables();
           const decisions: { message: string; reason?: string; index: number }[] = [];
-          const match = evaluateMatchConditions(p.matchConditions, activation);
+          const match = await evaluateMatchConditions(p.matchConditions, activation);
           if (match.error !== undefined) {
             if (failClosed) decisions.push({ message: match.error, index: 0 });
           } else if (match.matches) {
-            (Array.isArray(p.validations) ? (p.validations as Obj[]) : []).forEach((v, index) => {
-              const r = activation.evaluate(String(v.expression ?? ''));
+            const validations = Array.isArray(p.validations) ? (p.validations as Obj[]) : [];
+            for (const [index, v] of validations.entries()) {
+              const r = await activation.evaluate(String(v.expression ?? ''));
               if (r.error !== undefined) {
                 if (failClosed) decisions.push({ message: r.error, index });
               } else if (r.value !== true) {
-                decisions.push({ message: validationMessage(v, activation), reason: typeof v.reason === 'string' && v.reason ? v.reason : 'Invalid', index });
+                decisions.push({ message: await validationMessage(v, activation), reason: typeof v.reason === 'string' && v.reason ? v.reason : 'Invalid', index });
               }
-            });
+            }
             for (const a of Array.isArray(p.auditAnnotations) ? (p.auditAnnotations as Obj[]) : []) {
-              const r = activation.evaluate(String(a.valueExpression ?? ''));
+              const r = await activation.evaluate(String(a.valueExpression ?? ''));
               const key = String(a.key ?? '');
               if (r.error !== undefined) {
                 if (failClosed) denied.push({ policy: policyName, binding: bindingName, message: r.error });

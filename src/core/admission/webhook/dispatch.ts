@@ -15,6 +15,7 @@ import { errors, StatusError, type Status } from '../../errors/status';
 import type { KubeObject } from '../../kinds/types';
 import { applyJsonPatchOperations } from '../../patch/json-patch';
 import { admissionRequest } from '../policy/admission-request';
+import { requestAuthorizer } from '../policy/authorizer';
 import { AdmissionActivation } from '../policy/cel';
 import { evaluateMatchConditions } from '../policy/match-conditions';
 import { isExemptAdmissionConfigurationResource, namespaceSelectorMatches, objectSelectorMatches, rulesMatch } from '../policy/matching';
@@ -71,8 +72,9 @@ async function shouldCall(hook: Hook, attrs: AdmissionAttributes, ctx: Admission
       request: admissionRequest(attrs, '', false),
       params: null,
       namespaceObject: null,
+      authorizer: requestAuthorizer(attrs, ctx),
     });
-    const result = evaluateMatchConditions(w.matchConditions, activation);
+    const result = await evaluateMatchConditions(w.matchConditions, activation);
     if (result.error !== undefined) {
       // kube's matcher: errors skip the webhook under Ignore and refuse the request (403, not a call failure) under Fail.
       if (w.failurePolicy === 'Ignore') return false;
