@@ -138,6 +138,13 @@ test('the keyboard alone reaches the content, the views and sends a request', as
   await nav.getByRole('link', { name: /^Editor/ }).focus();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('main')).toHaveAccessibleName('Editor');
+  // The manifest editor takes Tab for indentation; Ctrl+M hands Tab back to focus moves (Monaco's own switch).
+  const manifest = page.getByRole('textbox', { name: /Manifest editor/ });
+  await expect(manifest).toBeAttached({ timeout: 30_000 });
+  await manifest.focus();
+  await page.keyboard.press('Control+M');
+  await page.keyboard.press('Tab');
+  await expect(manifest).not.toBeFocused();
   // In the explorer, an object's link is reached by Tab and opens its detail with Enter.
   await page.keyboard.press('Alt+2');
   const table = page.getByRole('table', { name: 'ConfigMap objects' });

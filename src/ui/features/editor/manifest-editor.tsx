@@ -47,7 +47,8 @@ export function ManifestEditor({ markers }: Props) {
       fontSize: 13,
       tabSize: 2,
       scrollBeyondLastLine: false,
-      ariaLabel: 'Manifest editor',
+      // Tab indents in a manifest; Monaco's Ctrl+M (Ctrl+Shift+M on a Mac) makes it move focus instead.
+      ariaLabel: 'Manifest editor (Tab indents; Ctrl+M makes Tab move focus)',
       quickSuggestions: { other: true, comments: false, strings: true },
       theme: useAppStore.getState().theme === 'dark' ? 'vs-dark' : 'vs',
       fixedOverflowWidgets: true,
@@ -138,6 +139,9 @@ export function ManifestEditor({ markers }: Props) {
       <div className="manifest-editor" ref={host}>
         {!module && <p className="muted manifest-editor__loading">Loading the editor…</p>}
       </div>
+      <p className="muted editor__keys">
+        <kbd>Tab</kbd> indents · <kbd>Ctrl</kbd>+<kbd>M</kbd> makes <kbd>Tab</kbd> move focus out of the editor
+      </p>
       {problems.length > 0 && (
         <ul className="editor__problems" aria-label="Problems">
           {problems.map((p, i) => (
