@@ -110,14 +110,6 @@ const ALWAYS_ALLOWED: readonly Allowance[] = [
       'operations, parameters and responses carry none either; clients read structure, not prose',
     matches: (d) => d.kind === 'missing' && d.keyword && d.at.at(-1) === 'description',
   },
-  {
-    why:
-      'pods/log (a GET with PodLogOptions, a string response) and the connect subresources (exec, attach, portforward, ' +
-      'pods/services/nodes proxy with their /{path} variants) are rendered by a follow-up change that waits for ' +
-      'src/core/api/openapi/openapi-v2.test.ts to expect their parameters and HEAD/OPTIONS operations',
-    matches: (d) =>
-      d.doc === 'api/v1' && d.at[0] === 'paths' && /\/(pods|services|nodes)\/\{name\}\/(log|exec|attach|portforward|proxy)(\/\{path\})?$/.test(d.at[1] ?? ''),
-  },
 ];
 
 /** Deliberate differences of a server with 1.32's default flags, beyond ALWAYS_ALLOWED. */

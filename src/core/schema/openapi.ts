@@ -13,6 +13,7 @@
 import type { ResourceDefinition, ResourceVersionDefinition, SubresourceDefinition } from '../kinds/types';
 import { builtinDeleteReturnsObject, getBuiltinSchemaTable, groupVersionKindsOf, inlineCopyOf, publishedFormOf, unionsOf } from './builtin-table';
 import { toOpenAPISchema } from './crd-schema';
+import { CONNECT_SUBRESOURCES, GETTER_WITH_OPTIONS, type QueryParameterType } from './openapi-subresource-facts';
 import { isRef, type SchemaNode, type SchemaTable } from './types';
 
 const REF = '#/components/schemas/';
@@ -85,7 +86,7 @@ export function customResourceDefinitionName(group: string, version: string, kin
   return `${group.split('.').reverse().join('.')}.${version}.${kind}`;
 }
 
-function param(name: string, type: 'string' | 'integer' | 'boolean', where: 'query' | 'path' = 'query'): Record<string, unknown> {
+function param(name: string, type: QueryParameterType, where: 'query' | 'path' = 'query'): Record<string, unknown> {
   const p: Record<string, unknown> = { in: where, name, schema: { type, uniqueItems: true } };
   if (where === 'path') p.required = true;
   return p;
@@ -206,8 +207,15 @@ export function renderGroupVersionDocument(gv: GroupVersion, resources: readonly
     const deleteReturnsObject = custom ? resource.returnDeletedObject === true : builtinDeleteReturnsObject(resource.group, resource.plural);
     addResourcePaths(paths, prefix, gv, resource, { objectDef, listDef, tag, idBase, flavor, deleteReturnsObject });
     for (const sub of resource.subresources ?? []) {
-      const subDef = subresourceDefinition(gv, resource, sub, objectDef, table);
-      if (subDef) addSubresourcePaths(paths, prefix, resource, sub, subDef, { tag, idBase, flavor });
+      const ctx = { tag, idBase, flavor };
+      const connect = sub.type === 'custom' ? CONNECT_SUBRESOURCES[sub.kind] : undefined;
+      const getter = GETTER_WITH_OPTIONS[`${resource.group}/${resource.plural}/${sub.name}`];
+      if (connect) addConnectPaths(paths, prefix, gv, resource, sub, connect, ctx);
+      else if (getter) addGetterWithOptionsPath(paths, prefix, gv, resource, sub, getter, ctx);
+      else {
+        const subDef = subresourceDefinition(gv, resource, sub, objectDef, table);
+        if (subDef) addSubresourcePaths(paths, prefix, resource, sub, subDef, ctx);
+      }
     }
   }
   for (const item of Object.values(paths)) hoistCommonParameters(item);
@@ -459,6 +467,61 @@ function addSubresourcePaths(
     });
   }
   if (Object.keys(ops).length) paths[`${prefix}${nsSegment}/${resource.plural}/{name}/${sub.name}`] = ops;
+}
+
+/**
+ * A connect subresource (exec, attach, portforward, proxy): one `connect`
+ * operation per method, the options kind's fields as query parameters, a
+ * string of any media type as the response; a proxy also at `/{path}`.
+ */
+function addConnectPaths(
+  paths: Record<string, Record<string, unknown>>,
+  prefix: string,
+  gv: GroupVersion,
+  resource: ResourceDefinition,
+  sub: SubresourceDefinition,
+  facts: (typeof CONNECT_SUBRESOURCES)[string],
+  ctx: PathContext,
+): void {
+  const scope = resource.namespaced ? 'Namespaced' : '';
+  const nsSegment = resource.namespaced ? '/namespaces/{namespace}' : '';
+  const gvk: Gvk = { group: sub.group ?? gv.group, kind: sub.kind, version: sub.version ?? gv.version };
+  const query = facts.query.map(([name, type]) => param(name, type));
+  const base = `${prefix}${nsSegment}/${resource.plural}/{name}/${sub.name}`;
+  const variants: [string, string, Record<string, unknown>[]][] = [[base, '', []]];
+  if (facts.withPath) variants.push([`${base}/{path}`, 'WithPath', [param('path', 'string', 'path')]]);
+  for (const [path, idSuffix, extraPath] of variants) {
+    const ops: Record<string, unknown> = {};
+    for (const method of facts.methods) {
+      const id = `connect${ctx.idBase}${upper(method)}${scope}${resource.kind}${upper(sub.name)}${idSuffix}`;
+      ops[method] = operation('connect', id, gvk, ctx, { '200': { content: { '*/*': { schema: { type: 'string' } } } } }, {
+        parameters: [...scopeParams(resource, true), ...extraPath, ...query],
+      });
+    }
+    paths[path] = ops;
+  }
+}
+
+/** A GET with options (pods/log): its options' query parameters, a string response. */
+function addGetterWithOptionsPath(
+  paths: Record<string, Record<string, unknown>>,
+  prefix: string,
+  gv: GroupVersion,
+  resource: ResourceDefinition,
+  sub: SubresourceDefinition,
+  facts: (typeof GETTER_WITH_OPTIONS)[string],
+  ctx: PathContext,
+): void {
+  const scope = resource.namespaced ? 'Namespaced' : '';
+  const nsSegment = resource.namespaced ? '/namespaces/{namespace}' : '';
+  const gvk: Gvk = { group: gv.group, kind: resource.kind, version: gv.version };
+  const types = [...ctx.flavor.objectTypes, ...facts.extraMediaTypes];
+  const response = { '200': { content: Object.fromEntries(types.map((t) => [t, { schema: { type: 'string' } }])) } };
+  paths[`${prefix}${nsSegment}/${resource.plural}/{name}/${sub.name}`] = {
+    get: operation('get', `read${ctx.idBase}${scope}${resource.kind}${upper(sub.name)}`, gvk, ctx, response, {
+      parameters: [...scopeParams(resource, true), PRETTY, ...facts.query.map(([name, type]) => param(name, type))],
+    }),
+  };
 }
 
 const byNameThenIn = (a: Record<string, unknown>, b: Record<string, unknown>) => {

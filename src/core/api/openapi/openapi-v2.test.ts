@@ -160,7 +160,13 @@ describe('/openapi/v2 JSON document', () => {
     // Shared as a 1.32 document shares them: everything but name, dryRun, fieldValidation and the object bodies.
     const shared = new Set(Object.values(doc.parameters as Record<string, Json>).map((p) => p.name));
     expect([...shared].sort()).toEqual(
-      ['allowWatchBookmarks', 'body', 'continue', 'fieldManager', 'fieldSelector', 'force', 'gracePeriodSeconds', 'ignoreStoreReadErrorWithClusterBreakingPotential', 'labelSelector', 'limit', 'namespace', 'orphanDependents', 'pretty', 'propagationPolicy', 'resourceVersion', 'resourceVersionMatch', 'sendInitialEvents', 'timeoutSeconds', 'watch'],
+      // 1.32's set but `logpath` (/logs/{logpath} is not served): the pods/log and connect options are shared too.
+      [
+        'allowWatchBookmarks', 'body', 'command', 'container', 'continue', 'fieldManager', 'fieldSelector', 'follow', 'force', 'gracePeriodSeconds',
+        'ignoreStoreReadErrorWithClusterBreakingPotential', 'insecureSkipTLSVerifyBackend', 'labelSelector', 'limit', 'limitBytes', 'namespace',
+        'orphanDependents', 'path', 'ports', 'pretty', 'previous', 'propagationPolicy', 'resourceVersion', 'resourceVersionMatch', 'sendInitialEvents',
+        'sinceSeconds', 'stderr', 'stdin', 'stdout', 'stream', 'tailLines', 'timeoutSeconds', 'timestamps', 'tty', 'watch',
+      ],
     );
   });
 
@@ -386,7 +392,7 @@ function operationJson(op: Json): Json {
 function documentJson(d: Json): Json {
   const paths = named(d.paths.path, (item) => {
     const out: Json = {};
-    for (const m of ['delete', 'get', 'patch', 'post', 'put']) if (item[m]) out[m] = operationJson(item[m]);
+    for (const m of ['delete', 'get', 'head', 'options', 'patch', 'post', 'put']) if (item[m]) out[m] = operationJson(item[m]);
     if (item.parameters?.length) out.parameters = item.parameters.map(parameterJson);
     return out;
   });

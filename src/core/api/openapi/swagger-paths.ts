@@ -18,6 +18,8 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'] as 
 
 /** Media types in the order kube's routes list them (the serializers' order, then the streaming ones). */
 const MEDIA_ORDER = [
+  // pods/log's route lists text/plain before the serializers.
+  'text/plain',
   'application/json-patch+json',
   'application/merge-patch+json',
   'application/strategic-merge-patch+json',
@@ -68,6 +70,8 @@ function schemaOfContent(content: unknown): Json | undefined {
   for (const media of Object.values(content as Json)) {
     const schema = (media as Json | undefined)?.schema as Json | undefined;
     if (schema && typeof schema.$ref === 'string') return { $ref: toV2Ref(schema.$ref) };
+    // A string response (pods/log, connect operations) keeps its inline schema.
+    if (schema && typeof schema.type === 'string') return { type: schema.type };
   }
   return undefined;
 }
