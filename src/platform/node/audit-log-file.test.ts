@@ -120,7 +120,7 @@ describe('--audit-policy-file with --audit-log-path', () => {
     const res = await fetch(`${host.url}/api/v1/namespaces/audited/configmaps`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/vnd.kubernetes.protobuf', Accept: 'application/vnd.kubernetes.protobuf, application/json' },
-      body: encodeKubernetesProtobuf(cm),
+      body: Uint8Array.from(encodeKubernetesProtobuf(cm)),
     });
     await res.arrayBuffer();
     expect(res.status).toBe(201);

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findKubectl, kubectlRunner } from './testing/kubectl-runner';
-import { issue, makeCA, opensslVerifies, type Issued } from './testing/openssl-pki';
+import { certificateHeader, issue, makeCA, opensslVerifies, type Issued } from './testing/openssl-pki';
 import { startNodeHost, type NodeHost } from './node-host';
 import { createServingCertificate } from './serving-certificate';
 import { tlsFromFlags } from './tls-flags';
@@ -135,6 +135,14 @@ describe('client certificates over TLS (--client-ca-file)', () => {
     const answer = await call('/api/v1/namespaces', { headers: { 'X-Remote-User': 'admin', 'X-Remote-Group': 'system:masters' } });
     expect(answer.status).toBe(403);
     expect(JSON.parse(answer.body).message).toContain('User "system:anonymous"');
+  });
+
+  it('the browser\'s reserved certificate header is removed under Node: a valid chain in it makes nobody jane', async () => {
+    const answer = await call('/api/v1/namespaces', { headers: { 'X-Kubetab-Client-Certificate': certificateHeader(jane) } });
+    expect(answer.status).toBe(403);
+    expect(JSON.parse(answer.body).message).toContain('User "system:anonymous"');
+    // The same header beside a real TLS certificate changes nothing either.
+    expect(await whoAmI({ as: proxy, headers: { 'X-Kubetab-Client-Certificate': certificateHeader(jane), 'X-Remote-User': 'alice' } })).toMatchObject({ userInfo: { username: 'alice' } });
   });
 });
 

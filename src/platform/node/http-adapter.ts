@@ -36,6 +36,9 @@ export function toFetchRequest(req: IncomingMessage, signal: AbortSignal): Reque
     const name = req.rawHeaders[i]!;
     // HTTP/1 connection-level headers mean nothing to the core and some are forbidden in Fetch.
     if (/^(connection|keep-alive|transfer-encoding|upgrade)$/i.test(name)) continue;
+    // The browser's header for a client certificate means nothing over a network: under Node
+    // certificates come from TLS only (decision 0180), so no client can present one in a header.
+    if (name.toLowerCase() === 'x-kubetab-client-certificate') continue;
     headers.append(name, req.rawHeaders[i + 1]!);
   }
 

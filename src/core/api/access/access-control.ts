@@ -44,6 +44,7 @@ import {
 } from './config';
 import type { AuditEvent, AuthorizationConfiguration } from '../../auth';
 import { createObjectReader, type ObjectReader } from './object-reader';
+import { createCertificateHeaderVerifier, type PeerCertificates } from './peer-certificates';
 import { createStoreRbacSource, type StoreRbacSource } from './rbac-store-source';
 import { loadServiceAccountKeys } from './service-account-key';
 import { createNodeGraph } from './node-graph';
@@ -82,6 +83,8 @@ export interface AccessControl {
    */
   reloadConfigFiles(): Promise<readonly ConfigReload[]>;
   readonly audit: AuditLog;
+  /** Verifies a chain presented in the reserved client-certificate header (hosts without TLS). */
+  readonly verifyCertificateHeader: (headerValue: string) => Promise<PeerCertificates | undefined>;
   /** The audit backend, if any (events per stage, already filtered by the policy's level). */
   readonly auditSink?: (event: AuditEvent) => void;
   readonly objects: ObjectReader;
@@ -376,6 +379,7 @@ export function createAccessControl(initial: AccessConfig, deps: AccessControlDe
     },
     reloadConfigFiles,
     audit,
+    verifyCertificateHeader: createCertificateHeaderVerifier(initial.certificateTrust, () => clock.now()),
     ...(deps.auditSink ? { auditSink: deps.auditSink } : {}),
     objects,
     clock,

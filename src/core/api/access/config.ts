@@ -28,6 +28,7 @@ import {
 import type { StaticTokenEntry } from '../../auth/authn/token-file';
 import type { RequestHeaderConfig } from '../../auth/authn/x509-and-proxy';
 import { parseAuditPolicy, type AuditPolicy } from '../../auth/audit/policy';
+import { parsePemCertificates, type Certificate } from '../../auth/authn/x509-verify';
 import { aggregateFieldErrors } from '../../errors/field-errors';
 
 /** kube-apiserver's default --service-account-issuer in a kubeadm cluster. */
@@ -96,6 +97,8 @@ export interface AccessConfig {
    * verifies the chain (TLS under Node) and hands the result to the core.
    */
   readonly clientCertificates: boolean;
+  /** The bundles certificates are verified against when the core verifies them (the browser's reserved header). */
+  readonly certificateTrust: { readonly clientCA?: readonly Certificate[]; readonly requestHeaderCA?: readonly Certificate[] };
   /** The authenticating proxy (--requestheader-*), only with --requestheader-client-ca-file, as kube-apiserver. */
   readonly requestHeader?: RequestHeaderConfig;
   /** --audit-policy-file: the level of each request's audit events (absent: Metadata in the UI's log, no backend events). */
@@ -334,6 +337,23 @@ export async function loadAccessConfig(flags: Readonly<Record<string, string>>, 
       }
     : undefined;
 
+  // The CA bundles (kube: "unable to load client CA file" at start).
+  const loadCA = async (flag: string): Promise<Certificate[] | undefined> => {
+    const path = flags[flag];
+    if (!path) return undefined;
+    const text = await read(readFile, flag, path);
+    let certs: Certificate[];
+    try {
+      certs = parsePemCertificates(text);
+    } catch (err) {
+      throw new StartupError(`unable to load client CA file: unable to load client CA file "${path}": ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (certs.length === 0) throw new StartupError(`unable to load client CA file: unable to load client CA file "${path}": data does not contain any valid RSA or ECDSA certificates`);
+    return certs;
+  };
+  const clientCA = await loadCA('client-ca-file');
+  const requestHeaderCA = await loadCA('requestheader-client-ca-file');
+
   let auditPolicy: AuditPolicy | undefined;
   const auditPolicyPath = flags['audit-policy-file'];
   if (auditPolicyPath) {
@@ -348,6 +368,7 @@ export async function loadAccessConfig(flags: Readonly<Record<string, string>>, 
     configured,
     ...(auditPolicy ? { auditPolicy } : {}),
     clientCertificates: Boolean(flags['client-ca-file']),
+    certificateTrust: { ...(clientCA ? { clientCA } : {}), ...(requestHeaderCA ? { requestHeaderCA } : {}) },
     ...(requestHeader ? { requestHeader } : {}),
     authorizationFromFile: authzFile !== undefined,
     ...(authnFile ? { authenticationFile: authnFile } : {}),

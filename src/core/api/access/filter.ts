@@ -22,7 +22,7 @@ import {
 import type { AccessControl } from './access-control';
 import type { AuditEntry } from './audit-log';
 import { AUDIT_PATH } from './audit-endpoint';
-import { peerCertificatesOf } from './peer-certificates';
+import { CLIENT_CERTIFICATE_HEADER, peerCertificatesOf } from './peer-certificates';
 import { auditRequestReceived, auditUnauthenticated } from './audit-stages';
 
 export interface Admission {
@@ -95,7 +95,9 @@ export async function admit(access: AccessControl, request: Request, url: URL, c
   // Authentication.
   let user: UserInfo | undefined = asUser;
   const headers = request.headers;
-  const peer = asUser ? undefined : peerCertificatesOf(request);
+  // The host's verified TLS peer, else a chain the request presents in the reserved header (the browser).
+  const presented = asUser ? null : headers.get(CLIENT_CERTIFICATE_HEADER);
+  const peer = asUser ? undefined : (peerCertificatesOf(request) ?? (presented ? await access.verifyCertificateHeader(presented) : undefined));
   const authnRequest = peer ? { ...authnRequestFromHeaders(headers, url.pathname), ...peer } : authnRequestFromHeaders(headers, url.pathname);
   if (!asUser) {
     const passThrough = !access.config.configured && !headers.has('authorization') && !peer;

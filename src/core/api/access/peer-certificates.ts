@@ -1,10 +1,14 @@
-// The verified client certificate of a request, handed from the host to the
-// core outside HTTP (decision 0180). A host that terminates TLS verifies the
-// peer's chain against --client-ca-file and --requestheader-client-ca-file and
-// attaches the outcome to the Fetch Request it passes to `ApiServer.handle`;
-// the filters read it from here and nowhere else. Keyed by the Request object
-// itself, like a value of Go's request context: no header, so a client cannot
-// forge it, and it goes away with the request.
+// The verified client certificate of a request (decision 0180). A host that
+// terminates TLS (Node) verifies the peer's chain against --client-ca-file and
+// --requestheader-client-ca-file and attaches the outcome to the Fetch Request
+// it passes to `ApiServer.handle` — keyed by the Request object itself, like a
+// value of Go's request context, so no client can forge it. A host without
+// TLS (the browser) lets the page present its chain in the header reserved for
+// it, X-Kubetab-Client-Certificate (base64 DER certificates, leaf first,
+// comma-separated), verified here the same way with WebCrypto; the Node host
+// removes that header from every request it receives.
+
+import { parseCertificate, base64Bytes, verifyClientCertificateChain, type Certificate } from '../../auth/authn/x509-verify';
 
 export interface VerifiedCertificateSubject {
   readonly commonName: string;
@@ -31,4 +35,58 @@ export function attachPeerCertificates(request: Request, peer: PeerCertificates)
 
 export function peerCertificatesOf(request: Request): PeerCertificates | undefined {
   return peers.get(request);
+}
+
+/** The header a browser page presents its certificate chain in. Never honoured under Node (the adapter strips it). */
+export const CLIENT_CERTIFICATE_HEADER = 'X-Kubetab-Client-Certificate';
+
+export interface CertificateTrust {
+  readonly clientCA?: readonly Certificate[];
+  readonly requestHeaderCA?: readonly Certificate[];
+}
+
+async function verifyAgainst(chain: readonly Certificate[], roots: readonly Certificate[] | undefined, now: number): Promise<{ subject?: VerifiedCertificateSubject; error?: string } | undefined> {
+  if (!roots) return undefined;
+  const error = await verifyClientCertificateChain(chain, roots, now);
+  const leaf = chain[0]!;
+  if (error) return { error: `verifying certificate SN=${leaf.serialNumber.toString(10)} failed: ${error}` };
+  return { subject: { commonName: leaf.commonName, organizations: [...leaf.organizations] } };
+}
+
+/** What a presented chain (the reserved header's value) verifies as, against both bundles. */
+export async function verifyPresentedCertificates(headerValue: string, trust: CertificateTrust, now: number): Promise<PeerCertificates | undefined> {
+  if (!trust.clientCA && !trust.requestHeaderCA) return undefined;
+  let chain: Certificate[];
+  try {
+    chain = headerValue.split(',').map((b) => parseCertificate(base64Bytes(b.trim())));
+  } catch (err) {
+    const error = `x509: malformed certificate: ${err instanceof Error ? err.message : String(err)}`;
+    return { ...(trust.clientCA ? { clientCertificateError: error } : {}), ...(trust.requestHeaderCA ? { requestHeaderCertificateError: error } : {}) };
+  }
+  if (chain.length === 0) return undefined;
+  const client = await verifyAgainst(chain, trust.clientCA, now);
+  const proxy = await verifyAgainst(chain, trust.requestHeaderCA, now);
+  return {
+    ...(client?.subject ? { clientCertificate: client.subject } : {}),
+    ...(client?.error ? { clientCertificateError: client.error } : {}),
+    ...(proxy?.subject ? { requestHeaderCertificate: proxy.subject } : {}),
+    ...(proxy?.error ? { requestHeaderCertificateError: proxy.error } : {}),
+  };
+}
+
+/**
+ * Verifications of presented chains, remembered for a minute (a page sends
+ * the same header with every request; validity is re-checked after that).
+ */
+export function createCertificateHeaderVerifier(trust: CertificateTrust, now: () => number): (headerValue: string) => Promise<PeerCertificates | undefined> {
+  const cache = new Map<string, { at: number; peer: Promise<PeerCertificates | undefined> }>();
+  return (headerValue) => {
+    const t = now();
+    const hit = cache.get(headerValue);
+    if (hit && t - hit.at < 60_000) return hit.peer;
+    if (cache.size >= 256) cache.clear();
+    const peer = verifyPresentedCertificates(headerValue, trust, t);
+    cache.set(headerValue, { at: t, peer });
+    return peer;
+  };
 }

@@ -28,9 +28,14 @@ function issued(dir: string, name: string): Issued {
   return { certPath, keyPath, cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8') };
 }
 
-/** A self-signed CA (EC P-256). */
-export function makeCA(dir: string, name: string, cn = name): Issued {
-  openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', `${name}.key`], dir);
+function genKey(dir: string, name: string, keyType: 'ec' | 'rsa'): void {
+  if (keyType === 'rsa') openssl(['genrsa', '-out', `${name}.key`, '2048'], dir);
+  else openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', `${name}.key`], dir);
+}
+
+/** A self-signed CA (EC P-256, or RSA 2048). */
+export function makeCA(dir: string, name: string, cn = name, keyType: 'ec' | 'rsa' = 'ec'): Issued {
+  genKey(dir, name, keyType);
   openssl(
     ['req', '-x509', '-new', '-key', `${name}.key`, '-subj', `/CN=${cn}`, '-days', '30', '-out', `${name}.crt`,
       '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,digitalSignature'],
@@ -47,11 +52,12 @@ export interface LeafOptions {
   readonly days?: number;
   /** Makes the leaf a CA too (for an intermediate). */
   readonly ca?: boolean;
+  readonly keyType?: 'ec' | 'rsa';
 }
 
 /** A certificate `ca` issues. */
 export function issue(dir: string, ca: Issued, name: string, options: LeafOptions): Issued {
-  openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', `${name}.key`], dir);
+  genKey(dir, name, options.keyType ?? 'ec');
   openssl(['req', '-new', '-key', `${name}.key`, '-subj', subjectText(options.cn, options.organizations ?? []), '-out', `${name}.csr`], dir);
   const ext = join(dir, `${name}.ext`);
   writeFileSync(
@@ -72,4 +78,9 @@ export function opensslVerifies(dir: string, caPath: string, certPath: string): 
   } catch {
     return false;
   }
+}
+
+/** The reserved header's value for a chain: base64 DER certificates, leaf first, comma-separated. */
+export function certificateHeader(...certs: Issued[]): string {
+  return certs.map((c) => c.cert.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '')).join(',');
 }
