@@ -4,6 +4,7 @@
 // for ordinary stored resources, and status subresources with get/patch/update.
 
 import type { SchemaNode } from '../../../schema/types';
+import { deleteReturnsObject } from '../../../schema/generated/index';
 import type {
   ResourceDefinition,
   ResourceVersionDefinition,
@@ -86,9 +87,10 @@ export interface ResourceSpec {
   handler?: string;
   convert?: ResourceDefinition['convert'];
   sharedStorage?: ResourceDefinition['sharedStorage'];
-  returnDeletedObject?: boolean;
   defaultPropagationPolicy?: ResourceDefinition['defaultPropagationPolicy'];
 }
+
+const deletesReturningObject = new Set(deleteReturnsObject);
 
 export function defineResource(spec: ResourceSpec): ResourceDefinition {
   const def: ResourceDefinition = {
@@ -110,7 +112,8 @@ export function defineResource(spec: ResourceSpec): ResourceDefinition {
     ...(spec.handler ? { handler: spec.handler } : {}),
     ...(spec.convert ? { convert: spec.convert } : {}),
     ...(spec.sharedStorage ? { sharedStorage: spec.sharedStorage } : {}),
-    ...(spec.returnDeletedObject ? { returnDeletedObject: true } : {}),
+    // Whether DELETE answers with the object or a Status is a fact of each 1.32 store (its published delete response).
+    ...(deletesReturningObject.has(`${spec.group}/${spec.plural}`) ? { returnDeletedObject: true } : {}),
     ...(spec.defaultPropagationPolicy ? { defaultPropagationPolicy: spec.defaultPropagationPolicy } : {}),
   };
   return def;

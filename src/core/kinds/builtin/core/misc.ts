@@ -31,7 +31,6 @@ export const serviceAccountsResource: ResourceDefinition = defineResource({
   shortNames: ['sa'],
   versions: [version('v1', 'io.k8s.api.core.v1.ServiceAccount', { table: SERVICE_ACCOUNT_TABLE })],
   subresources: [customSubresource('token', 'TokenRequest', ['create'], 'serviceaccount-token', { group: 'authentication.k8s.io', version: 'v1' })],
-  returnDeletedObject: true,
   strategy: standardStrategy({
     namespaced: true,
     validate: (o) => validateServiceAccount(o),

@@ -43,7 +43,6 @@ export const priorityClassesResource: ResourceDefinition = defineResource({
   namespaced: false,
   shortNames: ['pc'],
   versions: [version('v1', 'io.k8s.api.scheduling.v1.PriorityClass', { table: PRIORITY_CLASS_TABLE })],
-  returnDeletedObject: true,
   strategy: standardStrategy({
     namespaced: false,
     default: (o) => {

@@ -83,7 +83,6 @@ export const storageClassesResource: ResourceDefinition = defineResource({
   namespaced: false,
   shortNames: ['sc'],
   versions: [version('v1', 'io.k8s.api.storage.v1.StorageClass', { table: STORAGE_CLASS_TABLE })],
-  returnDeletedObject: true,
   strategy: standardStrategy({
     namespaced: false,
     default: (o) => defaultStorageClass(o),

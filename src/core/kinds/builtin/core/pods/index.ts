@@ -127,7 +127,6 @@ export function podsResource(options: { inPlacePodVerticalScaling?: boolean } = 
     categories: ['all'],
     versions: [version('v1', 'io.k8s.api.core.v1.Pod', { table: POD_TABLE })],
     subresources,
-    returnDeletedObject: true,
     strategy: {
       // CheckGracefulDelete: a pod on a node is given its grace period to stop.
       gracefulDeletion: podGracePeriod,

@@ -70,7 +70,6 @@ export const servicesResource: ResourceDefinition = defineResource({
   categories: ['all'],
   versions: [version('v1', 'io.k8s.api.core.v1.Service', { table: SERVICE_TABLE })],
   subresources: [customSubresource('proxy', 'ServiceProxyOptions', ['create', 'delete', 'get', 'patch', 'update'], 'service-proxy'), statusSubresource('Service')],
-  returnDeletedObject: true,
   strategy: releasingOnInvalid(standardStrategy({
     namespaced: true,
     nameRule: nameIsDNS1035Label,
