@@ -214,4 +214,23 @@ describe('--audit-log-maxsize rotation', () => {
     for (const n of names) expect(readFileSync(join(rotDir, n)).length).toBeLessThanOrEqual(1024 * 1024);
     expect(backupName('/var/log/audit.log', new Date('2026-05-06T07:08:09.123Z'))).toBe('/var/log/audit-2026-05-06T07-08-09.123.log');
   });
+
+  it('--audit-log-maxage removes backups older than that many days at the next rotation', () => {
+    const ageDir = join(dir, 'age');
+    mkdirSync(ageDir);
+    writeFileSync(join(ageDir, 'audit-2026-01-01T00-00-00.000.log'), 'old\n');
+    writeFileSync(join(ageDir, 'audit-2026-01-09T00-00-00.000.log'), 'recent\n');
+    const file = auditLogFileFromFlags({ 'audit-log-path': join(ageDir, 'audit.log'), 'audit-log-maxsize': '1', 'audit-log-maxage': '7' }, () => new Date('2026-01-10T00:00:00.000Z'))!;
+    const event = { kind: 'Event', requestURI: '/' + 'a'.repeat(2000) } as unknown as AuditEvent;
+    for (let i = 0; i < 600; i++) file.write(event); // past 1 MB once
+    file.close();
+    expect(readdirSync(ageDir).sort()).toEqual(['audit-2026-01-09T00-00-00.000.log', 'audit-2026-01-10T00-00-00.000.log', 'audit.log']);
+  });
+
+  it('events carry sourceIPs: X-Forwarded-For, then the connection\'s address', async () => {
+    const res = await fetch(`${host.url}/api/v1/namespaces/audited/configmaps/recorded`, { headers: { Authorization: `Bearer ${ADMIN}`, 'X-Forwarded-For': '10.0.0.7' } });
+    await res.arrayBuffer();
+    const [event] = await eventsOf(res.headers.get('audit-id')!, 1);
+    expect(event!.sourceIPs).toEqual(['10.0.0.7', '127.0.0.1']);
+  });
 });

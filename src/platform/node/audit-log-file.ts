@@ -2,8 +2,9 @@
 // audit.k8s.io/v1 Event per line, as --audit-log-format=json writes them;
 // "-" means standard output), rotated as kube's lumberjack logger does when
 // --audit-log-maxsize megabytes would be exceeded (the old file renamed
-// <name>-<UTC time>.<ext>, at most --audit-log-maxbackup of them kept; 0:
-// rotation off, as kube's default). Writes are synchronous, like kube's
+// <name>-<UTC time>.<ext>; at most --audit-log-maxbackup of them kept and none
+// older than --audit-log-maxage days; 0: no limit; maxsize 0: rotation off,
+// as kube's default). Writes are synchronous, like kube's
 // default blocking mode: an event is on disk before the response completes.
 
 import { closeSync, fstatSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
@@ -42,17 +43,24 @@ export function auditLogFileFromFlags(flags: Readonly<Record<string, string>>, n
   }
   const maxBytes = intFlag(flags, 'audit-log-maxsize') * 1024 * 1024;
   const maxBackups = intFlag(flags, 'audit-log-maxbackup');
+  const maxAgeMs = intFlag(flags, 'audit-log-maxage') * 24 * 3600 * 1000;
   let fd = openSync(path, 'a', 0o600);
   let size = fstatSync(fd).size;
 
   const pruneBackups = () => {
-    if (maxBackups === 0) return;
+    if (maxBackups === 0 && maxAgeMs === 0) return;
     const ext = extname(path);
     const stem = basename(path, ext);
+    const stampOf = (n: string) => Date.parse(`${n.slice(stem.length + 1, n.length - ext.length).replace(/T(\d\d)-(\d\d)-(\d\d)/, 'T$1:$2:$3')}Z`);
     const backups = readdirSync(dirname(path))
-      .filter((n) => n.startsWith(`${stem}-`) && n.endsWith(ext) && n !== basename(path))
+      .filter((n) => n.startsWith(`${stem}-`) && n.endsWith(ext) && n !== basename(path) && !Number.isNaN(stampOf(n)))
       .sort();
-    for (const old of backups.slice(0, Math.max(0, backups.length - maxBackups))) rmSync(join(dirname(path), old), { force: true });
+    const cutoff = maxAgeMs > 0 ? now().getTime() - maxAgeMs : 0;
+    backups.forEach((old, i) => {
+      const tooMany = maxBackups > 0 && i < backups.length - maxBackups;
+      const tooOld = maxAgeMs > 0 && stampOf(old) < cutoff;
+      if (tooMany || tooOld) rmSync(join(dirname(path), old), { force: true });
+    });
   };
   const rotate = () => {
     closeSync(fd);

@@ -10,7 +10,7 @@ import { parseGoDuration } from '../shared/go-duration';
 import { startExpiryCompaction } from '../shared/expiry-compaction';
 import { createFilePersistence } from './file-persistence';
 import { startNodeServer, type TlsOptions } from './http-adapter';
-import { attachPeerCertificates } from '../../core/api/access';
+import { attachPeerCertificates, attachRemoteAddress } from '../../core/api/access';
 import { createPeerVerifier } from './client-certificates';
 import { clientTrustFromFlags } from './tls-flags';
 import type { TLSSocket } from 'node:tls';
@@ -99,6 +99,7 @@ export async function startNodeHost(options: NodeHostOptions): Promise<NodeHost>
     handler: (request, incoming) => {
       const peer = peerOf(incoming.socket as TLSSocket);
       if (peer) attachPeerCertificates(request, peer);
+      if (incoming.socket.remoteAddress) attachRemoteAddress(request, incoming.socket.remoteAddress);
       return apiServer.handle(request);
     },
     port: options.port,

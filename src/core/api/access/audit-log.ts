@@ -25,6 +25,8 @@ export interface AuditEntry {
   user?: UserInfo;
   impersonatedUser?: UserInfo;
   readonly userAgent?: string;
+  /** X-Forwarded-For, X-Real-Ip and the connection's address (hosts that know it). */
+  readonly sourceIPs?: readonly string[];
   /** How authentication went (absent for the server's own clients, which are not authenticated). */
   authentication?: { authenticator?: string; status: string; steps: { authenticator: string; status: string; error?: string }[] };
   impersonation?: { attributes: unknown; decision: Decision }[];
@@ -43,6 +45,8 @@ export interface AuditEntry {
   requestObject?: unknown;
   /** The decoded response body (level RequestResponse). */
   responseObject?: unknown;
+  /** Annotations admission added (audit.k8s.io/v1 Event annotations, e.g. pod-security.kubernetes.io/enforce-policy). */
+  annotations?: Readonly<Record<string, string>>;
 }
 
 /** One item of the KubeTab audit list (see README). */
@@ -68,6 +72,7 @@ export function auditEvent(e: AuditEntry, stage: AuditStage = e.stage, level: Au
     ...(e.user ? { user: e.user } : {}),
     ...(e.impersonatedUser ? { impersonatedUser: e.impersonatedUser } : {}),
     ...(e.userAgent ? { userAgent: e.userAgent } : {}),
+    ...(e.sourceIPs ? { sourceIPs: e.sourceIPs } : {}),
     receivedAt: e.receivedAt,
     stageAt: e.stageAt,
     ...(e.decision ? { decision: e.decision } : {}),
@@ -75,6 +80,7 @@ export function auditEvent(e: AuditEntry, stage: AuditStage = e.stage, level: Au
     ...(e.deprecated ? { deprecated: {} } : {}),
     ...(e.requestObject !== undefined ? { requestObject: e.requestObject } : {}),
     ...(e.responseObject !== undefined ? { responseObject: e.responseObject } : {}),
+    ...(e.annotations ? { extraAnnotations: e.annotations } : {}),
   });
 }
 

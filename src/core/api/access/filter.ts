@@ -22,7 +22,7 @@ import {
 import type { AccessControl } from './access-control';
 import type { AuditEntry } from './audit-log';
 import { AUDIT_PATH } from './audit-endpoint';
-import { CLIENT_CERTIFICATE_HEADER, peerCertificatesOf } from './peer-certificates';
+import { CLIENT_CERTIFICATE_HEADER, peerCertificatesOf, sourceIPsOf } from './peer-certificates';
 import { auditRequestReceived, auditUnauthenticated } from './audit-stages';
 
 export interface Admission {
@@ -63,6 +63,7 @@ const UNAUTHENTICATED_ALLOW: Decision = Object.freeze({
 export function beginAudit(access: AccessControl, request: Request, url: URL, auditID: string): AuditEntry {
   const receivedAt = access.clock.now();
   const userAgent = request.headers.get('user-agent');
+  const sourceIPs = sourceIPsOf(request);
   const entry: AuditEntry = {
     auditID,
     receivedAt,
@@ -70,6 +71,7 @@ export function beginAudit(access: AccessControl, request: Request, url: URL, au
     requestURI: url.pathname + url.search,
     info: requestInfoFor(request.method, url.pathname, url.searchParams),
     ...(userAgent ? { userAgent } : {}),
+    ...(sourceIPs.length ? { sourceIPs } : {}),
     stage: 'ResponseComplete',
   };
   if (url.pathname !== AUDIT_PATH) access.audit.record(entry);

@@ -14,4 +14,4 @@ export { AuditLog, type AuditRecordJson } from './audit-log';
 export { newAuditId } from './audit-id';
 export { handleTestIssuer, isTestIssuerPath, TEST_ISSUER_PATH, TEST_ISSUER_URL } from './test-issuer-endpoint';
 export { handleIssuerDiscovery, OPENID_CONFIGURATION_PATH, JWKS_PATH } from './issuer-discovery';
-export { attachPeerCertificates, peerCertificatesOf, CLIENT_CERTIFICATE_HEADER, type PeerCertificates, type VerifiedCertificateSubject } from './peer-certificates';
+export { attachPeerCertificates, attachRemoteAddress, peerCertificatesOf, CLIENT_CERTIFICATE_HEADER, type PeerCertificates, type VerifiedCertificateSubject } from './peer-certificates';

@@ -27,6 +27,28 @@ export interface PeerCertificates {
 }
 
 const peers = new WeakMap<Request, PeerCertificates>();
+const remoteAddresses = new WeakMap<Request, string>();
+
+/** For hosts: the address the request's connection came from (the audit event's sourceIPs). */
+export function attachRemoteAddress(request: Request, address: string): void {
+  remoteAddresses.set(request, address);
+}
+
+/**
+ * utilnet.SourceIPs: the X-Forwarded-For addresses, then X-Real-Ip, then the
+ * connection's address, each once, as kube-apiserver's audit events list them.
+ */
+export function sourceIPsOf(request: Request): string[] {
+  const ips: string[] = [];
+  const add = (ip: string | null | undefined) => {
+    const v = ip?.trim();
+    if (v && !ips.includes(v)) ips.push(v);
+  };
+  for (const ip of (request.headers.get('x-forwarded-for') ?? '').split(',')) add(ip);
+  add(request.headers.get('x-real-ip'));
+  add(remoteAddresses.get(request));
+  return ips;
+}
 
 /** For hosts: the outcome of verifying this request's TLS client certificate. */
 export function attachPeerCertificates(request: Request, peer: PeerCertificates): void {
