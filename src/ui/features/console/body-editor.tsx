@@ -8,6 +8,7 @@
 import { useEffect, useRef } from 'react';
 import { useMonaco } from '../../lib/monaco/use-monaco';
 import { useAppStore } from '../../lib/store';
+import { baseEditorOptions, monacoTheme } from '../../lib/monaco/editor-options';
 
 type Monaco = NonNullable<ReturnType<typeof useMonaco>['module']>['monaco'];
 type Editor = ReturnType<Monaco['editor']['create']>;
@@ -45,17 +46,11 @@ export function BodyEditor({ value, contentType, onChange }: Props) {
     monacoYaml();
     const model = monaco.editor.createModel(value, language, monaco.Uri.parse(`kubetab://console/body-${++modelCounter}`));
     const editor = monaco.editor.create(host.current, {
+      ...baseEditorOptions(),
       model,
-      automaticLayout: true,
-      minimap: { enabled: false },
-      fontSize: 13,
-      tabSize: 2,
       lineNumbersMinChars: 3,
-      scrollBeyondLastLine: false,
       ariaLabel: `Body (${language === 'yaml' ? 'YAML' : 'JSON'}); Tab moves to the next field`,
       tabFocusMode: true,
-      theme: useAppStore.getState().theme === 'dark' ? 'vs-dark' : 'vs',
-      fixedOverflowWidgets: true,
     });
     editorRef.current = editor;
     const subscription = model.onDidChangeContent(() => onChangeRef.current(model.getValue()));
@@ -83,7 +78,7 @@ export function BodyEditor({ value, contentType, onChange }: Props) {
   }, [language, module]);
 
   useEffect(() => {
-    module?.monaco.editor.setTheme(theme === 'dark' ? 'vs-dark' : 'vs');
+    module?.monaco.editor.setTheme(monacoTheme(theme));
   }, [theme, module]);
 
   if (error)

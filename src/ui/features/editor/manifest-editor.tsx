@@ -10,6 +10,7 @@ import type { BufferMarker } from './markers';
 import { setBufferReader } from './buffer';
 import { MANIFEST_MODEL_URI, schemaForBuffer } from './schema-sync';
 import { useMonaco } from './use-monaco';
+import { baseEditorOptions, monacoTheme } from '../../lib/monaco/editor-options';
 
 type Monaco = NonNullable<ReturnType<typeof useMonaco>['module']>['monaco'];
 type Editor = ReturnType<Monaco['editor']['create']>;
@@ -41,17 +42,11 @@ export function ManifestEditor({ markers }: Props) {
     const model = monaco.editor.getModel(uri) ?? monaco.editor.createModel(useAppStore.getState().editorText, 'yaml', uri);
     model.setValue(useAppStore.getState().editorText);
     const editor = monaco.editor.create(host.current, {
+      ...baseEditorOptions(),
       model,
-      automaticLayout: true,
-      minimap: { enabled: false },
-      fontSize: 13,
-      tabSize: 2,
-      scrollBeyondLastLine: false,
       // Tab indents in a manifest; Monaco's Ctrl+M (Ctrl+Shift+M on a Mac) makes it move focus instead.
       ariaLabel: 'Manifest editor (Tab indents; Ctrl+M makes Tab move focus)',
       quickSuggestions: { other: true, comments: false, strings: true },
-      theme: useAppStore.getState().theme === 'dark' ? 'vs-dark' : 'vs',
-      fixedOverflowWidgets: true,
     });
     editorRef.current = editor;
     setBufferReader(() => model.getValue());
@@ -98,7 +93,7 @@ export function ManifestEditor({ markers }: Props) {
   }, [resources, module]);
 
   useEffect(() => {
-    module?.monaco.editor.setTheme(theme === 'dark' ? 'vs-dark' : 'vs');
+    module?.monaco.editor.setTheme(monacoTheme(theme));
   }, [theme, module]);
 
   // Server markers.
