@@ -10,6 +10,7 @@ import type { ServerContext } from '../api/context';
 import type { ServedResource } from '../api/registry';
 import type { KubeObject } from '../kinds/types';
 import type { AdmissionChain } from './chain';
+import { decodeManagedFields } from '../fieldmanager';
 import { randomAlphanumerics, storeReader } from './reader';
 import type { AdmissionAttributes, AdmissionContext, AdmissionOperation } from './types';
 
@@ -19,6 +20,20 @@ export const ADMISSION_CHAIN = 'admission';
 export function admissionChainOf(ctx: ServerContext): AdmissionChain | undefined {
   return ctx.services[ADMISSION_CHAIN] as AdmissionChain | undefined;
 }
+
+/**
+ * The request's own record (kube's per-request warning recorder and audit
+ * context): what admission adds reaches the response and the audit event even
+ * when the request is then refused.
+ */
+export interface AdmissionRecorder {
+  addWarning(message: string): void;
+  addAuditAnnotation(key: string, value: string): void;
+}
+
+/** kube's InvalidManagedFieldsAfterMutatingAdmissionWarningFormat. */
+export const INVALID_MANAGED_FIELDS_AFTER_ADMISSION =
+  '.metadata.managedFields was in an invalid state after admission; this could be caused by an outdated mutating admission controller; please fix your requests: ';
 
 export interface AdmissionRequest {
   readonly served: ServedResource;
@@ -30,6 +45,8 @@ export interface AdmissionRequest {
   readonly options?: Readonly<Record<string, unknown>>;
   /** The kind of the request's object when it is not the resource's own (pods/binding → Binding). */
   readonly kind?: { group: string; version: string; kind: string };
+  /** Where warnings and audit annotations go besides this run's own lists. */
+  readonly recorder?: AdmissionRecorder;
 }
 
 /** Hooks resource-store calls (WriteOptions.admission). `old` undefined means a create. */
@@ -75,19 +92,39 @@ export class AdmissionRun implements AdmissionHooks {
       options: this.req.options,
       dryRun: this.req.dryRun,
       ...(this.ctx.user ? { user: this.ctx.user } : {}),
-      addWarning: (message) => {
-        if (!this.warnings.includes(message)) this.warnings.push(message);
-      },
+      addWarning: (message) => this.addWarning(message),
       addAuditAnnotation: (key, value) => {
         this.annotations[key] = value;
+        this.req.recorder?.addAuditAnnotation(key, value);
       },
     };
   }
 
+  addWarning(message: string): void {
+    if (!this.warnings.includes(message)) this.warnings.push(message);
+    this.req.recorder?.addWarning(message);
+  }
+
+  /**
+   * Mutating phase of a create or update. As kube wraps it for every write the
+   * field manager tracks (NewManagedFieldsValidatingAdmissionController),
+   * managed fields a plugin left undecodable are put back as they were before
+   * admission, with a warning, instead of failing the request.
+   */
   async mutate(obj: KubeObject, old: KubeObject | undefined): Promise<void> {
     if (!this.chain) return;
     const name = obj.metadata?.name ?? this.req.name;
+    const before = obj.metadata?.managedFields === undefined ? undefined : structuredClone(obj.metadata.managedFields);
     await this.chain.admit(this.attributes(old ? 'UPDATE' : 'CREATE', obj, old, name), this.actx);
+    const after = obj.metadata?.managedFields;
+    if (after === undefined || after === null) return;
+    try {
+      decodeManagedFields(after);
+    } catch (err) {
+      if (before === undefined) delete obj.metadata!.managedFields;
+      else obj.metadata!.managedFields = before;
+      this.addWarning(INVALID_MANAGED_FIELDS_AFTER_ADMISSION + (err instanceof Error ? err.message : String(err)));
+    }
   }
 
   async validate(obj: KubeObject, old: KubeObject | undefined): Promise<void> {

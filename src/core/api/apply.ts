@@ -14,7 +14,8 @@ import { AdmissionRun, writeOptionsObject } from '../admission/request';
 import { cloneObject } from './object-codec';
 import { reconcileNamespace } from './object-meta';
 import { strategyContext, toRequestVersion, updateObject } from './resource-store';
-import { objectResponse, warningHeaders } from './respond';
+import { objectResponse } from './respond';
+import { requestRecord } from './handlers/request-record';
 import { mergeSubresourceUpdate, preserveSubresourceFields, statusSubresource } from './subresources';
 import type { WriteQueryOptions } from './write-options';
 
@@ -33,6 +34,7 @@ export async function serverSideApply(ctx: ServerContext, scope: RequestScope, b
     subresource,
     dryRun: options.dryRun,
     options: writeOptionsObject('PatchOptions', options),
+    recorder: requestRecord(scope.request),
   });
   const result = await updateObject(
     ctx,
@@ -70,7 +72,7 @@ export async function serverSideApply(ctx: ServerContext, scope: RequestScope, b
         return status ? mergeSubresourceUpdate(status, next, current) : preserveSubresourceFields(served, next, current);
       },
     },
-    { dryRun: options.dryRun, subresource, admission },
+    { dryRun: options.dryRun, subresource, admission, warn: (w) => requestRecord(scope.request).addWarning(w) },
   );
-  return objectResponse(toRequestVersion(served, result.object), result.created ? 201 : 200, output, warningHeaders(admission.warnings));
+  return objectResponse(toRequestVersion(served, result.object), result.created ? 201 : 200, output);
 }

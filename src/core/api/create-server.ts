@@ -12,7 +12,8 @@ import { DecodeCache } from './object-codec';
 import { ResourceRegistry } from './registry';
 import { parseRoute, type ResourceRoute } from './route';
 import { negotiateOutput, type OutputFormat, type OutputRequest } from './media';
-import { errorResponse, objectResponse } from './respond';
+import { appendWarningHeaders, errorResponse, objectResponse } from './respond';
+import { existingRequestRecord } from './handlers/request-record';
 import { handleHealth } from './health';
 import { versionInfo } from './version';
 import { aggregatedDiscovery, apiGroupDocument, apiGroupList, apiResourceList, apiVersions, StorageVersionHashes } from './discovery';
@@ -177,6 +178,13 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     } catch (err) {
       entry.status = toStatusError(err).status;
       response = errorResponse(err, output ?? errorOutput(outputRequest));
+    }
+    // What the request recorded on its way, whatever the outcome: its warnings as Warning
+    // headers (kube sends them with an error too) and admission's audit annotations.
+    const record = existingRequestRecord(request);
+    if (record) {
+      response = appendWarningHeaders(response, record.warnings);
+      if (Object.keys(record.auditAnnotations).length) entry.annotations = { ...record.auditAnnotations };
     }
     // The response's code and the audit stages (a watch's body is wrapped to record its end).
     response = auditResponse(access, entry, response);

@@ -19,15 +19,29 @@ import { validateObjectMetaBasics } from './meta-validation';
 import { gracefulDeletionMark } from '../kinds/graceful-deletion';
 import { isCustomResource } from '../crd';
 import type { AdmissionHooks } from '../admission/request';
+import { ignoreManagedFieldsTimestamps } from '../fieldmanager';
 
 export interface WriteOptions {
   readonly dryRun: boolean;
   /** Subresource being written ('' for the main resource). */
   readonly subresource: string;
-  /** Runs after defaulting and before validation on the object to be stored (field management). */
+  /**
+   * The write's managed fields (kube's FieldManager.UpdateNoErrors), where kube
+   * computes them: on the request's object, decoded and defaulted, before
+   * mutating admission and the kind's prepare hooks, so that what admission
+   * and the strategy add is not owned by the request's manager (decision 0260).
+   */
+  readonly managedFields?: (obj: KubeObject, old: KubeObject | undefined) => void | Promise<void>;
+  /**
+   * Runs after the kind's prepare hooks, before validation. Writers outside the
+   * API handlers (the bootstrap policy, the CRD controller) still record their
+   * managed fields here; a request's handler uses `managedFields`.
+   */
   readonly beforeValidate?: (obj: KubeObject, old: KubeObject | undefined) => void | Promise<void>;
   /** The request's admission (src/core/admission): mutating before the kind's prepare hooks, validating just before the write. */
   readonly admission?: AdmissionHooks;
+  /** Receives the kind's warnings (warningsOnCreate), added after validation as kube's BeforeCreate does. */
+  readonly warn?: (message: string) => void;
 }
 
 /** Where the resource's objects are stored; a resource with shared storage (events.k8s.io events) uses the other resource's keys. */
@@ -108,6 +122,19 @@ export function toStorageVersion(served: ServedResource, obj: KubeObject): KubeO
   return converted;
 }
 
+/** The kind's warnings on a create that passed validation (kube's BeforeCreate adds them there). */
+function warnOnCreate(served: ServedResource, obj: KubeObject, sctx: StrategyContext, options: WriteOptions): void {
+  if (!options.warn) return;
+  for (const w of served.definition.strategy.warningsOnCreate?.(obj, sctx) ?? []) options.warn(w);
+}
+
+/** IgnoreManagedFieldsTimestampsTransformer, after mutating admission: a write that changes only managed-fields times keeps the old ones. */
+function keepManagedFieldsTimes(next: KubeObject, current: KubeObject): void {
+  const kept = ignoreManagedFieldsTimestamps(next, current);
+  if (kept === next) return;
+  next.metadata = kept.metadata;
+}
+
 function invalid(served: ServedResource, name: string, errs: readonly FieldError[]): StatusError {
   return errors.invalid({ group: served.group, kind: served.definition.kind }, name, errs);
 }
@@ -158,11 +185,13 @@ export interface WriteResult {
 export async function createObject(ctx: ServerContext, served: ServedResource, obj: KubeObject, options: WriteOptions): Promise<KubeObject> {
   const sctx = strategyContext(ctx, served, options.subresource, options.dryRun);
   const strategy = served.definition.strategy;
+  await options.managedFields?.(obj, undefined);
   await options.admission?.mutate(obj, undefined);
   fillCreateSystemFields(obj, ctx.clock.now());
   await strategy.prepareForCreate?.(obj, sctx);
   await options.beforeValidate?.(obj, undefined);
   await runValidation(served, obj, undefined, sctx);
+  warnOnCreate(served, obj, sctx, options);
   strategy.canonicalize?.(obj, sctx);
   await options.admission?.validate(obj, undefined);
   const meta = metaOf(obj);
@@ -218,19 +247,24 @@ export async function updateObject(
             // An update naming a version of an object that does not exist (kube: the precondition fails as NotFound).
             throw errors.notFound(served.groupResource, name);
           }
+          await options.managedFields?.(next, undefined);
           await options.admission?.mutate(next, undefined);
           fillCreateSystemFields(next, ctx.clock.now());
           await strategy.prepareForCreate?.(next, sctx);
           await options.beforeValidate?.(next, undefined);
           await runValidation(served, next, undefined, sctx);
+          warnOnCreate(served, next, sctx, options);
           strategy.canonicalize?.(next, sctx);
           await options.admission?.validate(next, undefined);
           result = { object: next, created: true };
           if (options.dryRun) return { action: 'none' };
           return { action: 'put', value: encodeFor(served, next) };
         }
-        // kube's update transformers (mutating admission among them) run before the resourceVersion checks.
+        // kube's update transformers run before the resourceVersion checks: managed fields,
+        // mutating admission, then keeping the old managed-fields times when nothing else changed.
+        await options.managedFields?.(next, current);
         await options.admission?.mutate(next, current);
+        if (options.managedFields) keepManagedFieldsTimes(next, current);
         if (meta.resourceVersion && meta.resourceVersion !== String(currentKv!.modRevision)) {
           throw errors.staleUpdate(served.groupResource, name);
         }

@@ -56,3 +56,27 @@ export function warningHeaders(warnings: readonly string[]): Record<string, stri
   }
   return { Warning: values.join(', ') };
 }
+
+/**
+ * Adds the request's recorded warnings to a response (success or error), after
+ * any the handler already put there, each value once.
+ */
+export function appendWarningHeaders(response: Response, warnings: readonly string[]): Response {
+  if (warnings.length === 0) return response;
+  const present = response.headers.get('Warning') ?? '';
+  const values: string[] = [];
+  for (const w of warnings) {
+    const value = `299 - ${JSON.stringify(w)}`;
+    if (!present.includes(value) && !values.includes(value)) values.push(value);
+  }
+  if (values.length === 0) return response;
+  try {
+    response.headers.set('Warning', present ? `${present}, ${values.join(', ')}` : values.join(', '));
+    return response;
+  } catch {
+    // Immutable headers (a response the core did not build): copy it.
+    const headers = new Headers(response.headers);
+    headers.set('Warning', present ? `${present}, ${values.join(', ')}` : values.join(', '));
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
+}

@@ -9,7 +9,8 @@ import type { RequestScope, ServerContext } from '../context';
 import { AdmissionRun } from '../../admission/request';
 import { buildPredicate } from '../predicate';
 import { decode, deleteObject, toRequestVersion, unsafeDeleteCorrupt, type DeleteInput } from '../resource-store';
-import { objectResponse, warningHeaders } from '../respond';
+import { objectResponse } from '../respond';
+import { requestRecord } from './request-record';
 import { readList } from './read';
 import { validateDryRun } from '../write-options';
 
@@ -118,7 +119,15 @@ export async function handleDelete(ctx: ServerContext, scope: RequestScope): Pro
   const { served, route, request, query, output } = scope;
   if (route.subresource) throw errors.methodNotAllowedOnPath();
   const options = await readDeleteOptions(ctx, request, query);
-  const admission = new AdmissionRun(ctx, { served, namespace: route.namespace, name: route.name, subresource: '', dryRun: options.dryRun, options: deleteOptionsObject(options) });
+  const admission = new AdmissionRun(ctx, {
+    served,
+    namespace: route.namespace,
+    name: route.name,
+    subresource: '',
+    dryRun: options.dryRun,
+    options: deleteOptionsObject(options),
+    recorder: requestRecord(request),
+  });
   let result;
   try {
     result = await deleteObject(ctx, served, route.namespace, route.name, { ...options, admission });
@@ -137,9 +146,9 @@ export async function handleDelete(ctx: ServerContext, scope: RequestScope): Pro
   // kube answers 202 when the object waits for finalizers and the client asked for cascading (orphanDependents=false).
   const code = !result.deleted && options.orphanDependents === false ? 202 : 200;
   if (!result.deleted || served.definition.returnDeletedObject) {
-    return objectResponse(toRequestVersion(served, result.object), code, output, warningHeaders(admission.warnings));
+    return objectResponse(toRequestVersion(served, result.object), code, output);
   }
-  return objectResponse(successStatus(scope, result.object), code, output, warningHeaders(admission.warnings));
+  return objectResponse(successStatus(scope, result.object), code, output);
 }
 
 export async function handleDeleteCollection(ctx: ServerContext, scope: RequestScope): Promise<Response> {
@@ -148,7 +157,15 @@ export async function handleDeleteCollection(ctx: ServerContext, scope: RequestS
   const predicate = buildPredicate(scope);
   const listed = await readList(ctx, scope, predicate);
   const deleted: KubeObject[] = [];
-  const admission = new AdmissionRun(ctx, { served, namespace: route.namespace, name: '', subresource: '', dryRun: options.dryRun, options: deleteOptionsObject(options) });
+  const admission = new AdmissionRun(ctx, {
+    served,
+    namespace: route.namespace,
+    name: '',
+    subresource: '',
+    dryRun: options.dryRun,
+    options: deleteOptionsObject(options),
+    recorder: requestRecord(request),
+  });
   for (const kv of listed.items) {
     const obj = decode(ctx, served, kv);
     const name = obj.metadata?.name ?? '';
@@ -163,5 +180,5 @@ export async function handleDeleteCollection(ctx: ServerContext, scope: RequestS
     }
   }
   const list = { kind: served.definition.listKind, apiVersion: served.apiVersion, metadata: { resourceVersion: String(ctx.store.currentRevision()) }, items: deleted };
-  return objectResponse(list, 200, output, warningHeaders(admission.warnings));
+  return objectResponse(list, 200, output);
 }

@@ -15,7 +15,8 @@ import { fieldManagerName, managedFieldsHook } from '../field-management';
 import { cloneObject } from '../object-codec';
 import { reconcileNamespace } from '../object-meta';
 import { toRequestVersion, updateObject } from '../resource-store';
-import { objectResponse, warningHeaders } from '../respond';
+import { objectResponse } from '../respond';
+import { requestRecord } from './request-record';
 import { mergeSubresourceUpdate, preserveSubresourceFields, statusSubresource } from '../subresources';
 import { parseWriteOptions } from '../write-options';
 import { applyNonApplyPatch, patchSetsResourceVersion } from '../patch-apply';
@@ -39,8 +40,16 @@ export async function handlePatch(ctx: ServerContext, scope: RequestScope): Prom
 
   const manager = fieldManagerName(options.fieldManager, scope.userAgent);
   const conditional = patchSetsResourceVersion(kind, body);
-  const warnings: string[] = [];
-  const admission = new AdmissionRun(ctx, { served, namespace: route.namespace, name: route.name, subresource, dryRun: options.dryRun, options: writeOptionsObject('PatchOptions', options) });
+  const record = requestRecord(request);
+  const admission = new AdmissionRun(ctx, {
+    served,
+    namespace: route.namespace,
+    name: route.name,
+    subresource,
+    dryRun: options.dryRun,
+    options: writeOptionsObject('PatchOptions', options),
+    recorder: record,
+  });
   const result = await updateObject(
     ctx,
     served,
@@ -52,7 +61,7 @@ export async function handlePatch(ctx: ServerContext, scope: RequestScope): Prom
         if (!current) throw errors.notFound(served.groupResource, route.name);
         const shown = toRequestVersion(served, current);
         const outcome = applyNonApplyPatch(kind, cloneObject(shown), body, served, options.fieldValidation);
-        warnings.splice(0, warnings.length, ...outcome.warnings);
+        record.addWarnings(outcome.warnings);
         const patched = outcome.object as Record<string, unknown>;
         checkTypeMeta(ctx, patched, served);
         const next = prepareDecoded(ctx, served, patched as KubeObject, subresource);
@@ -68,7 +77,7 @@ export async function handlePatch(ctx: ServerContext, scope: RequestScope): Prom
         return status ? mergeSubresourceUpdate(status, next, current) : preserveSubresourceFields(served, next, current);
       },
     },
-    { dryRun: options.dryRun, subresource, beforeValidate: managedFieldsHook(ctx, served, manager, subresource), admission },
+    { dryRun: options.dryRun, subresource, managedFields: managedFieldsHook(ctx, served, manager, subresource), admission },
   );
-  return objectResponse(toRequestVersion(served, result.object), 200, output, warningHeaders([...warnings, ...admission.warnings]));
+  return objectResponse(toRequestVersion(served, result.object), 200, output);
 }

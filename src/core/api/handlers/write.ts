@@ -7,7 +7,8 @@ import { decodeWriteBody } from '../decode-object';
 import { AdmissionRun, writeOptionsObject } from '../../admission/request';
 import { reconcileNamespace } from '../object-meta';
 import { createObject, toRequestVersion, updateObject } from '../resource-store';
-import { objectResponse, warningHeaders } from '../respond';
+import { objectResponse } from '../respond';
+import { requestRecord } from './request-record';
 import { parseWriteOptions } from '../write-options';
 import { managedFieldsHook, fieldManagerName } from '../field-management';
 import { mergeSubresourceUpdate, preserveSubresourceFields, statusSubresource } from '../subresources';
@@ -20,7 +21,11 @@ export async function handleCreate(ctx: ServerContext, scope: RequestScope): Pro
     // POST to an object path: only custom subresources (binding, eviction, token) accept it.
     throw errors.methodNotAllowedOnPath();
   }
+  // Warnings go to the request's record (decoding's, admission's, the kind's, in kube's order);
+  // the pipeline sends them with the response, an error included.
+  const record = requestRecord(request);
   const { object, warnings } = await decodeWriteBody(ctx, request, served, options.fieldValidation, '');
+  record.addWarnings(warnings);
   reconcileNamespace(object, route.namespace, served.definition.namespaced);
   const manager = fieldManagerName(options.fieldManager, scope.userAgent);
   const admission = new AdmissionRun(ctx, {
@@ -30,21 +35,16 @@ export async function handleCreate(ctx: ServerContext, scope: RequestScope): Pro
     subresource: '',
     dryRun: options.dryRun,
     options: writeOptionsObject('CreateOptions', options),
+    recorder: record,
   });
   const created = await createObject(ctx, served, object, {
     dryRun: options.dryRun,
     subresource: '',
-    beforeValidate: managedFieldsHook(ctx, served, manager, ''),
+    managedFields: managedFieldsHook(ctx, served, manager, ''),
     admission,
+    warn: (w) => record.addWarning(w),
   });
-  const strategyWarnings = served.definition.strategy.warningsOnCreate?.(created, {
-    clock: ctx.clock,
-    subresource: '',
-    dryRun: options.dryRun,
-    requestVersion: served.version.name,
-    services: ctx.services,
-  });
-  return objectResponse(toRequestVersion(served, created), 201, output, warningHeaders([...warnings, ...admission.warnings, ...(strategyWarnings ?? [])]));
+  return objectResponse(toRequestVersion(served, created), 201, output);
 }
 
 export async function handleUpdate(ctx: ServerContext, scope: RequestScope): Promise<Response> {
@@ -53,7 +53,9 @@ export async function handleUpdate(ctx: ServerContext, scope: RequestScope): Pro
   const subresource = route.subresource;
   const status = subresource ? statusSubresource(served, subresource) : undefined;
   if (subresource && !status) throw errors.pathNotFound();
+  const record = requestRecord(request);
   const { object, warnings } = await decodeWriteBody(ctx, request, served, options.fieldValidation, subresource);
+  record.addWarnings(warnings);
   const bodyName = object.metadata?.name;
   if (bodyName !== undefined && bodyName !== route.name) {
     throw errors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${route.name})`);
@@ -69,6 +71,7 @@ export async function handleUpdate(ctx: ServerContext, scope: RequestScope): Pro
     subresource,
     dryRun: options.dryRun,
     options: writeOptionsObject('UpdateOptions', options),
+    recorder: record,
   });
   const result = await updateObject(
     ctx,
@@ -83,7 +86,7 @@ export async function handleUpdate(ctx: ServerContext, scope: RequestScope): Pro
         return status ? mergeSubresourceUpdate(status, next, current) : preserveSubresourceFields(served, next, current);
       },
     },
-    { dryRun: options.dryRun, subresource, beforeValidate: managedFieldsHook(ctx, served, manager, subresource), admission },
+    { dryRun: options.dryRun, subresource, managedFields: managedFieldsHook(ctx, served, manager, subresource), admission, warn: (w) => record.addWarning(w) },
   );
-  return objectResponse(toRequestVersion(served, result.object as KubeObject), result.created ? 201 : 200, output, warningHeaders([...warnings, ...admission.warnings]));
+  return objectResponse(toRequestVersion(served, result.object as KubeObject), result.created ? 201 : 200, output);
 }
