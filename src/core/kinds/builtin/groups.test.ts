@@ -161,7 +161,7 @@ describe('rbac', () => {
     expect((await update(roleBindingsResource, next, rb)).errors).toEqual([
       'roleRef: Invalid value: rbac.RoleRef{APIGroup:"rbac.authorization.k8s.io", Kind:"ClusterRole", Name:"view"}: cannot change roleRef',
     ]);
-    expect(cells(roleBindingsResource, rb)).toEqual(['b', 'Role/r', '0s', 'alice', '', 'd:default']);
+    expect(cells(roleBindingsResource, rb)).toEqual(['b', 'Role/r', '0s', 'alice', '', 'd/default']); // rbac.SubjectsStrings: namespace/name
   });
 
   it('requires a namespace on service-account subjects of cluster role bindings and only ClusterRole refs', async () => {

@@ -9,6 +9,7 @@ import { isDNS1123Subdomain } from '../../validation/names';
 import { defineResource, statusSubresource, version } from '../common/define';
 import { standardStrategy } from '../common/strategy';
 import { age, AGE_COLUMN, arr, col, rec, str, table } from '../common/table';
+import { compareGoStrings } from '../../../util/go/strings';
 import { validateLabelSelector } from '../common/workload';
 import { validateEnum } from '../core/pod-spec/validation';
 
@@ -168,16 +169,38 @@ function validateBinding(b: KubeObject, mutating: boolean): FieldError[] {
   return errs;
 }
 
+/** PARAMKIND: apiVersion/kind whenever spec.paramKind is set, `<unset>` otherwise. */
 function paramKind(p: KubeObject): string {
-  const pk = rec(rec(p.spec).paramKind);
-  if (!str(pk.kind)) return '<unset>';
+  const spec = rec(p.spec);
+  if (spec.paramKind === undefined || spec.paramKind === null) return '<unset>';
+  const pk = rec(spec.paramKind);
   return `${str(pk.apiVersion)}/${str(pk.kind)}`;
 }
 
+/**
+ * PARAMREF: namespace/name, or "*" + "/name" when no namespace is named (the
+ * printer cannot tell a cluster-scoped param), or the selector's generated
+ * String() when only a selector is given.
+ */
 function paramRef(b: KubeObject): string {
-  const ref = rec(rec(b.spec).paramRef);
-  if (!str(ref.name) && ref.selector === undefined) return '<unset>';
-  return str(ref.namespace) ? `${str(ref.namespace)}/${str(ref.name) || '*'}` : str(ref.name) || '*';
+  const spec = rec(b.spec);
+  if (spec.paramRef === undefined || spec.paramRef === null) return '<unset>';
+  const ref = rec(spec.paramRef);
+  if (str(ref.name)) return str(ref.namespace) ? `${str(ref.namespace)}/${str(ref.name)}` : `*/${str(ref.name)}`;
+  if (ref.selector !== undefined && ref.selector !== null) return goLabelSelectorString(rec(ref.selector));
+  return '<unset>';
+}
+
+/** The protobuf-generated (*metav1.LabelSelector).String(). */
+function goLabelSelectorString(selector: Record<string, unknown>): string {
+  const labels = rec(selector.matchLabels);
+  const keys = Object.keys(labels).sort(compareGoStrings);
+  const map = `map[string]string{${keys.map((k) => `${k}: ${String(labels[k])},`).join('')}}`;
+  const exprs = arr(selector.matchExpressions)
+    .map(rec)
+    .map((e) => `LabelSelectorRequirement{Key:${str(e.key)},Operator:${str(e.operator)},Values:[${arr(e.values).map(String).join(' ')}],},`)
+    .join('');
+  return `&LabelSelector{MatchLabels:${map},MatchExpressions:[]LabelSelectorRequirement{${exprs}},}`;
 }
 
 const VAP_TABLE: TableDefinition = table(

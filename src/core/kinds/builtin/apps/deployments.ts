@@ -9,7 +9,7 @@ import { regexError } from '../../validation/names';
 import { defineResource, scaleSubresource, statusSubresource, version } from '../common/define';
 import { goLabelSelector } from '../common/go-format';
 import { standardStrategy } from '../common/strategy';
-import { age, AGE_COLUMN, col, formatLabelSelector, num, rec, table, wide, type LabelSelector } from '../common/table';
+import { age, AGE_COLUMN, col, labelSelectorString, num, rec, table, wide, type LabelSelector } from '../common/table';
 import { containerCells, nonnegative, validateTemplateForSelector, validateWorkloadSelector } from '../common/workload';
 import { defaultPodTemplate } from '../core/pod-spec/defaults';
 
@@ -125,7 +125,8 @@ export const DEPLOYMENT_TABLE = table(
       age(d, now),
       names,
       images,
-      formatLabelSelector(spec.selector as LabelSelector | undefined),
+      // printDeployment prints LabelSelectorAsSelector(...).String(), not FormatLabelSelector.
+      labelSelectorString(spec.selector as LabelSelector | undefined) ?? '<invalid>',
     ];
   },
 );

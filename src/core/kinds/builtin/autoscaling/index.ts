@@ -9,6 +9,7 @@ import { defineResource, statusSubresource, version } from '../common/define';
 import { standardStrategy } from '../common/strategy';
 import { age, AGE_COLUMN, arr, col, num, rec, str, table } from '../common/table';
 import { hpaV1ToV2, hpaV2ToV1 } from './hpa-conversion';
+import { hpaTargets } from './hpa-targets';
 
 type Obj = Record<string, unknown>;
 
@@ -64,61 +65,6 @@ function validateHPA(hpa: KubeObject): FieldError[] {
     else if (!METRIC_TYPES.includes(str(metric.type))) errs.push(fieldErrors.notSupported(`${p}.type`, metric.type, METRIC_TYPES));
   });
   return errs;
-}
-
-/** formatHPAMetrics: "cpu: 10%/80%", "<unknown>" before the controller reports, " + N more..." past three. */
-function hpaTargets(hpa: KubeObject): string {
-  const metrics = arr(rec(hpa.spec).metrics).map(rec);
-  if (!metrics.length) return '<none>';
-  const current = arr(rec(hpa.status).currentMetrics).map(rec);
-  const list: string[] = [];
-  let more = 0;
-  metrics.forEach((m, i) => {
-    if (list.length >= 4) {
-      more++;
-      return;
-    }
-    const cur = current[i] ? rec(current[i]) : undefined;
-    switch (m.type) {
-      case 'Resource':
-      case 'ContainerResource': {
-        const src = rec(m.type === 'Resource' ? m.resource : m.containerResource);
-        const target = rec(src.target);
-        const c = rec(rec(cur?.[m.type === 'Resource' ? 'resource' : 'containerResource']).current);
-        const prefix = m.type === 'Resource' ? `${str(src.name)}: ` : `${str(src.name)}/${str(src.container)}: `;
-        if (target.averageValue !== undefined) {
-          list.push(`${prefix}${c.averageValue !== undefined ? String(c.averageValue) : '<unknown>'}/${String(target.averageValue)}`);
-        } else {
-          const u = c.averageUtilization;
-          list.push(`${prefix}${u !== undefined ? `${u}%` : '<unknown>'}/${num(target.averageUtilization)}%`);
-        }
-        break;
-      }
-      case 'Pods': {
-        const target = rec(rec(m.pods).target);
-        const c = rec(rec(cur?.pods).current);
-        list.push(`${c.averageValue !== undefined ? String(c.averageValue) : '<unknown>'}/${String(target.averageValue ?? '')}`);
-        break;
-      }
-      case 'Object':
-      case 'External': {
-        const src = rec(m.type === 'Object' ? m.object : m.external);
-        const target = rec(src.target);
-        const c = rec(rec(cur?.[m.type === 'Object' ? 'object' : 'external']).current);
-        if (target.type === 'AverageValue') {
-          list.push(`${c.averageValue !== undefined ? String(c.averageValue) : '<unknown>'}/${String(target.averageValue)} (avg)`);
-        } else {
-          list.push(`${c.value !== undefined ? String(c.value) : '<unknown>'}/${String(target.value)}`);
-        }
-        break;
-      }
-      default:
-        list.push('<unknown type>');
-    }
-  });
-  const shown = list.length > 3 ? list.slice(0, 3) : list;
-  const extra = list.length > 3 ? list.length - 3 + more : more;
-  return extra > 0 ? `${shown.join(', ')} + ${extra} more...` : shown.join(', ');
 }
 
 export const HPA_TABLE = table(

@@ -157,7 +157,7 @@ function jobStatusText(job: KubeObject): string {
   if (job.metadata?.deletionTimestamp) return 'Terminating';
   if (hasCondition(job, 'Suspended')) return 'Suspended';
   if (hasCondition(job, 'FailureTarget')) return 'FailureTarget';
-  if (hasCondition(job, 'SuccessCriteriaMet')) return 'SuccessCriteriaMet';
+  // 1.32 has no SuccessCriteriaMet case (kubernetes#132832 added it in 1.34): such a job reads Running.
   return 'Running';
 }
 

@@ -3,6 +3,7 @@
 // printer get, and small cell formatters used by many printers.
 
 import type { KubeObject, TableColumn, TableDefinition } from '../../types';
+import { compareGoStrings } from '../../../util/go/strings';
 import { ageSince } from './human-duration';
 
 // Our own short texts: kube's printers reuse the API field docs, which are
@@ -39,6 +40,21 @@ export const DEFAULT_TABLE: TableDefinition = {
 /** Builds a table whose first column is Name; `rest` gives the remaining cells. */
 export function table(columns: readonly TableColumn[], rest: (obj: KubeObject, now: number) => unknown[]): TableDefinition {
   return { columns: [NAME_COLUMN, ...columns], cells: (obj, now) => [nameOf(obj), ...rest(obj, now)] };
+}
+
+/**
+ * The addresses of a load-balancer status (Service or Ingress) as the printers
+ * join them: an entry's IP, else its hostname, collected in a sets.String, so
+ * sorted in Go's order and without duplicates. The server builds the wide
+ * form, so the list is never shortened.
+ */
+export function loadBalancerIngress(status: unknown): string {
+  const seen = new Set<string>();
+  for (const i of arr(rec(rec(status).loadBalancer).ingress).map(rec)) {
+    const address = str(i.ip) || str(i.hostname);
+    if (address) seen.add(address);
+  }
+  return [...seen].sort(compareGoStrings).join(',');
 }
 
 /** `<none>` for an empty string (a frequent printer placeholder). */

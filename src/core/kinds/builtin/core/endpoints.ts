@@ -79,7 +79,8 @@ export function formatEndpoints(ep: KubeObject): string {
   }
   const joined = list.join(',');
   if (more) return `${joined} + ${count - max} more...`;
-  return joined || '<none>';
+  // Subsets without addresses (only notReadyAddresses) print an empty cell; `<none>` is for no subsets.
+  return joined;
 }
 
 export const ENDPOINTS_TABLE = table([col('Endpoints', 'string', 'Address:port pairs of the endpoints'), AGE_COLUMN], (o, now) => [formatEndpoints(o), age(o, now)]);

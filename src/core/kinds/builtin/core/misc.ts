@@ -69,6 +69,7 @@ export const COMPONENT_STATUS_TABLE: TableDefinition = table([col('Status', 'str
     status = c.status === 'True' ? 'Healthy' : 'Unhealthy';
     message = str(c.message);
     error = str(c.error);
+    break; // the first Healthy condition decides
   }
   return [status, message, error];
 });

@@ -41,7 +41,8 @@ function validateNode(node: KubeObject): FieldError[] {
 function nodeStatus(node: KubeObject): string {
   const conditions = arr(rec(node.status).conditions).map(rec);
   const parts: string[] = [];
-  const ready = conditions.find((c) => c.type === 'Ready');
+  // printNode keys the conditions by type in a map: the last Ready condition decides.
+  const ready = conditions.filter((c) => c.type === 'Ready').pop();
   if (ready) parts.push(ready.status === 'True' ? 'Ready' : 'NotReady');
   if (parts.length === 0) parts.push('Unknown');
   if (rec(node.spec).unschedulable === true) parts.push('SchedulingDisabled');

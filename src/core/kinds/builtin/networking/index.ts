@@ -7,7 +7,7 @@ import { isDNS1123Subdomain, isQualifiedName, isValidPortName, isValidPortNum } 
 import { validateImmutableField } from '../../validation/object-meta';
 import { defineResource, statusSubresource, version } from '../common/define';
 import { standardStrategy } from '../common/strategy';
-import { age, AGE_COLUMN, arr, col, formatLabelSelector, rec, str, table, type LabelSelector } from '../common/table';
+import { age, AGE_COLUMN, arr, col, formatLabelSelector, loadBalancerIngress, rec, str, table, type LabelSelector } from '../common/table';
 import { validateLabelSelector } from '../common/workload';
 import { validateEnum } from '../core/pod-spec/validation';
 
@@ -100,11 +100,7 @@ function ingressHosts(rules: unknown): string {
 }
 
 function ingressAddress(ing: KubeObject): string {
-  return arr(rec(rec(ing.status).loadBalancer).ingress)
-    .map(rec)
-    .map((i) => str(i.ip) || str(i.hostname))
-    .filter(Boolean)
-    .join(',');
+  return loadBalancerIngress(ing.status);
 }
 
 export const INGRESS_TABLE = table(

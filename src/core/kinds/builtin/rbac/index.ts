@@ -116,7 +116,7 @@ function subjectStrings(b: KubeObject): [string, string, string] {
   for (const s of arr(b.subjects).map(rec)) {
     if (s.kind === 'User') users.push(str(s.name));
     else if (s.kind === 'Group') groups.push(str(s.name));
-    else if (s.kind === 'ServiceAccount') sas.push(`${str(s.namespace)}:${str(s.name)}`);
+    else if (s.kind === 'ServiceAccount') sas.push(`${str(s.namespace)}/${str(s.name)}`);
   }
   return [users.join(', '), groups.join(', '), sas.join(', ')];
 }
@@ -127,7 +127,7 @@ export const BINDING_TABLE = table(
     AGE_COLUMN,
     wide('Users', 'string', 'Users bound'),
     wide('Groups', 'string', 'Groups bound'),
-    wide('ServiceAccounts', 'string', 'Namespace:name of bound service accounts'),
+    wide('ServiceAccounts', 'string', 'Namespace/name of bound service accounts'),
   ],
   (b, now) => {
     const r = rec(b.roleRef);
@@ -141,7 +141,7 @@ const CLUSTER_ROLE_BINDING_TABLE = table(
     AGE_COLUMN,
     wide('Users', 'string', 'Users bound'),
     wide('Groups', 'string', 'Groups bound'),
-    wide('ServiceAccounts', 'string', 'Namespace:name of bound service accounts'),
+    wide('ServiceAccounts', 'string', 'Namespace/name of bound service accounts'),
   ],
   (b, now) => BINDING_TABLE.cells(b, now).slice(1),
 );

@@ -3,14 +3,10 @@
 // load-balancer addresses are never shortened.
 
 import type { KubeObject, TableDefinition } from '../../../types';
-import { age, AGE_COLUMN, arr, col, formatLabels, rec, str, table, wide } from '../../common/table';
+import { age, AGE_COLUMN, arr, col, formatLabels, loadBalancerIngress, rec, str, table, wide } from '../../common/table';
 
 function loadBalancerAddresses(svc: KubeObject): string {
-  return arr(rec(rec(svc.status).loadBalancer).ingress)
-    .map(rec)
-    .map((i) => str(i.ip) || str(i.hostname))
-    .filter(Boolean)
-    .join(',');
+  return loadBalancerIngress(svc.status);
 }
 
 function externalIP(svc: KubeObject): string {
