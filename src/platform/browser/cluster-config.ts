@@ -104,6 +104,8 @@ export function secureConfiguration(): ClusterConfiguration {
       { token: randomToken(), user: 'jane', uid: 'jane', groups: ['developers'] },
       { token: randomToken(), user: 'bob', uid: 'bob', groups: [] },
     ],
+    // kubeadm turns bootstrap tokens on (kubeadm join authenticates with them).
+    flags: { 'enable-bootstrap-token-auth': 'true' },
     featureGates: {},
     runtimeConfig: {},
   };

@@ -60,6 +60,8 @@ export async function secureDefaults(flags: Readonly<Record<string, string>>, op
   const dir = options.dataDir ? join(options.dataDir, 'pki') : await mkdtemp(join(tmpdir(), 'kubetab-pki-'));
   await mkdir(dir, { recursive: true, mode: 0o700 });
   if (out['authorization-mode'] === undefined && out['authorization-config'] === undefined) out['authorization-mode'] = 'Node,RBAC';
+  // kubeadm turns bootstrap tokens on (kubeadm join authenticates with them).
+  if (out['enable-bootstrap-token-auth'] === undefined) out['enable-bootstrap-token-auth'] = 'true';
   if (out['token-auth-file'] === undefined) {
     out['token-auth-file'] = join(dir, 'tokens.csv');
     await ensureTokenFile(out['token-auth-file']);
