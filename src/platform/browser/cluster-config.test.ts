@@ -28,13 +28,14 @@ const webhook = (extra: Record<string, unknown> = {}) => ({
 });
 
 describe('the secure default (rule: a kubeadm-like cluster: Node,RBAC, an administrator in system:masters, anonymous limited by RBAC)', () => {
-  it('stands for --authorization-config with Node then RBAC, a token file and the test issuer', () => {
+  it('stands for --authorization-config with Node then RBAC, a token file, bootstrap tokens and the test issuer', () => {
     const doc = secureConfiguration();
     const { flags, files } = toServerInput(doc);
     expect(flags).toEqual({
       'authorization-config': '/etc/kubernetes/authorization-config.yaml',
       'authentication-config': '/etc/kubernetes/authentication-config.yaml',
       'token-auth-file': '/etc/kubernetes/tokens.csv',
+      'enable-bootstrap-token-auth': 'true',
     });
     expect(JSON.parse(files['/etc/kubernetes/authorization-config.yaml']!).authorizers.map((a: { type: string }) => a.type)).toEqual(['Node', 'RBAC']);
     const tokens = parseTokenFile(files['/etc/kubernetes/tokens.csv']!).entries;
