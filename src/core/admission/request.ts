@@ -140,10 +140,10 @@ export class AdmissionRun implements AdmissionHooks {
     await this.chain.validate(attrs, this.actx);
   }
 
-  /** CONNECT (exec, attach, portforward, proxy): both phases, no object. */
-  async connect(): Promise<void> {
+  /** CONNECT (exec, attach, portforward, proxy): both phases, the object being the connection's options (PodExecOptions …). */
+  async connect(options?: KubeObject): Promise<void> {
     if (!this.chain) return;
-    const attrs = this.attributes('CONNECT', undefined, undefined);
+    const attrs = this.attributes('CONNECT', options, undefined);
     await this.chain.admit(attrs, this.actx);
     await this.chain.validate(attrs, this.actx);
   }

@@ -5,15 +5,18 @@
 // and strategic, since Scale is a built-in type) write the replica count
 // back into the custom resource, which then goes through the custom
 // resource's own update path (its validation reports a negative count).
+// Admission sees the Scales, not the custom resource (api/custom/scale-admission).
 
 import { errors } from '../errors/status';
 import type { KubeObject, SubresourceDefinition } from '../kinds/types';
 import { bodyEncodingFor, decodeObjectBody, readBody } from '../api/body';
 import type { RequestScope, ServerContext } from '../api/context';
 import { fieldManagerName, managedFieldsHook } from '../api/field-management';
+import { requestRecord } from '../api/handlers/request-record';
+import { scaleAdmission } from '../api/custom/scale-admission';
 import { cloneObject } from '../api/object-codec';
 import { getObject, updateObject } from '../api/resource-store';
-import { objectResponse, warningHeaders } from '../api/respond';
+import { objectResponse } from '../api/respond';
 import { parseWriteOptions } from '../api/write-options';
 import { applyPatchDetailed, patchInvalid, patchTypeFromContentType, supportedPatchTypes } from '../patch/apply-patch';
 import { getBuiltinSchemaTable } from '../schema/builtin-table';
@@ -113,12 +116,13 @@ export async function handleCustomResourceScale(ctx: ServerContext, scope: Reque
   const patchKind = method === 'PATCH' ? patchTypeFromContentType(request.headers.get('content-type')) : undefined;
   if (patchKind === 'apply') throw errors.unsupportedMediaType('application/apply-patch+yaml', supportedPatchTypes());
   const text = await readBody(request);
-  let warnings: string[] = [];
+  // Warnings go to the request's record: the pipeline sends them with the answer, an error included.
+  const record = requestRecord(request);
   let bodyScale: KubeObject | undefined;
   if (patchKind === undefined) {
     const decoded = decodeScaleBody(text, request.headers.get('content-type'), options.fieldValidation);
     bodyScale = decoded.scale;
-    warnings = decoded.warnings;
+    record.addWarnings(decoded.warnings);
     const bodyName = bodyScale.metadata?.name;
     if (bodyName !== undefined && bodyName !== route.name) {
       throw errors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${route.name})`);
@@ -126,6 +130,7 @@ export async function handleCustomResourceScale(ctx: ServerContext, scope: Reque
   }
   const manager = fieldManagerName(options.fieldManager, scope.userAgent);
   const table = getBuiltinSchemaTable();
+  const admission = scaleAdmission(ctx, scope, sub, options, method === 'PUT' ? 'UpdateOptions' : 'PatchOptions', (obj) => scaleFromCustomResource(obj, paths).scale);
   const result = await updateObject(
     ctx,
     served,
@@ -146,11 +151,12 @@ export async function handleCustomResourceScale(ctx: ServerContext, scope: Reque
           if (problems.error !== undefined) throw patchInvalid(patchedJson, problems.error);
           const all = options.fieldValidation === 'Ignore' ? [] : [...patched.strictErrors, ...problems.strictErrors];
           if (options.fieldValidation === 'Strict' && all.length) throw patchInvalid(patchedJson, strictDecodingErrorMessage(all));
-          warnings = all;
+          record.addWarnings(all);
           scale = patched.object;
         } else {
-          scale = bodyScale!;
+          scale = cloneObject(bodyScale!);
         }
+        await admission.run.mutate(scale, view.scale);
         const replicas = (scale['spec'] as { replicas?: unknown } | undefined)?.replicas ?? 0;
         if (replicas === INVALID_SPEC_REPLICAS) {
           throw errors.badRequest(`the spec replicas field ${JSON.stringify(paths.specReplicasPath)} cannot be empty`);
@@ -164,7 +170,7 @@ export async function handleCustomResourceScale(ctx: ServerContext, scope: Reque
         return next as KubeObject;
       },
     },
-    { dryRun: options.dryRun, subresource: 'scale', beforeValidate: managedFieldsHook(ctx, served, manager, 'scale') },
+    { dryRun: options.dryRun, subresource: 'scale', managedFields: managedFieldsHook(ctx, served, manager, 'scale'), admission: admission.hooks },
   );
-  return objectResponse(scaleFromCustomResource(result.object, paths).scale, 200, output, warningHeaders(warnings));
+  return objectResponse(scaleFromCustomResource(result.object, paths).scale, 200, output);
 }

@@ -21,6 +21,7 @@ import type { RequestScope, ServerContext } from '../context';
 import { readTypedBody } from '../decode-object';
 import { objectResponse, warningHeaders } from '../respond';
 import type { AccessControl } from './access-control';
+import { tokenRequestAdmission, validatedTokenRequest } from '../custom/token-request-admission';
 
 function accessOf(ctx: ServerContext): AccessControl {
   if (!ctx.access) throw errors.internal(new Error('access control is not set up'));
@@ -109,6 +110,8 @@ export async function handleServiceAccountToken(ctx: ServerContext, scope: Reque
   const access = accessOf(ctx);
   const { route } = scope;
   const obj = (await readTypedBody(scope.request, { group: sub.group ?? 'authentication.k8s.io', version: 'v1', kind: sub.kind })) as KubeObject;
+  const admission = tokenRequestAdmission(ctx, scope, sub);
+  await admission.mutate(obj, undefined);
   const sa = access.config.serviceAccounts;
   const { object, warnings } = await createTokenRequest(route.namespace, route.name, obj, {
     issuer: sa.issuers[0]!,
@@ -122,5 +125,7 @@ export async function handleServiceAccountToken(ctx: ServerContext, scope: Reque
     getSecret: (ns, name) => access.objects.get('', 'secrets', ns, name),
     getNode: (name) => access.objects.get('', 'nodes', '', name),
   });
+  // kube's validating admission sees the request as TokenREST completed it (name, namespace, audiences), without the token.
+  await admission.validate(validatedTokenRequest(object, obj), undefined);
   return respond(scope, object, warnings);
 }

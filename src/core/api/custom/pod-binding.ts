@@ -1,6 +1,10 @@
 // Binding a pod to a node (POST pods/<name>/binding, or POST bindings): what
 // a scheduler does. The pod gets spec.nodeName and the PodScheduled
 // condition; a pod already bound is a 409 with kube-apiserver's message.
+// Admission sees a CREATE of the Binding (pods/binding, or bindings), as
+// kube's create handler runs it: mutating plugins before the binding's
+// checks, validating ones after them, before the pod is touched. The pod's
+// own update is not admitted again (kube's BindingREST writes it directly).
 
 import { rfc3339 } from '../../clock';
 import { errors } from '../../errors/status';
@@ -11,21 +15,46 @@ import type { RequestScope, ServerContext } from '../context';
 import { cloneObject } from '../object-codec';
 import { updateObject } from '../resource-store';
 import { objectResponse } from '../respond';
-import { parseWriteOptions } from '../write-options';
+import { parseWriteOptions, type WriteQueryOptions } from '../write-options';
+import { AdmissionRun, writeOptionsObject } from '../../admission/request';
+import { requestRecord } from '../handlers/request-record';
 
 interface Binding {
   metadata?: { name?: string; namespace?: string; annotations?: Record<string, string> };
   target?: { kind?: string; name?: string };
 }
 
-async function bind(ctx: ServerContext, scope: RequestScope, podName: string, binding: Binding): Promise<Response> {
-  const { route, query, output } = scope;
-  const options = parseWriteOptions(query, 'CreateOptions');
+/** The admission run of a binding request: the Binding as a create of the route's resource (pods/binding or bindings). */
+function admissionFor(ctx: ServerContext, scope: RequestScope, name: string, options: WriteQueryOptions): AdmissionRun {
+  return new AdmissionRun(ctx, {
+    served: scope.served,
+    namespace: scope.route.namespace,
+    name,
+    subresource: scope.route.subresource,
+    dryRun: options.dryRun,
+    options: writeOptionsObject('CreateOptions', options),
+    kind: { group: '', version: 'v1', kind: 'Binding' },
+    recorder: requestRecord(scope.request),
+  });
+}
+
+/** The Binding as admission sees it: typed, in the request's namespace. */
+function bindingObject(binding: Binding, namespace: string): KubeObject {
+  const obj = { ...binding, apiVersion: 'v1', kind: 'Binding' } as KubeObject;
+  obj.metadata = { ...(binding.metadata ?? {}) };
+  if (!obj.metadata.namespace) obj.metadata.namespace = namespace;
+  return obj;
+}
+
+async function bind(ctx: ServerContext, scope: RequestScope, podName: string, obj: KubeObject, options: WriteQueryOptions, admission: AdmissionRun): Promise<Response> {
+  const { route, output } = scope;
+  const binding = obj as Binding;
   const target = binding.target ?? {};
   const errs = [];
   if (!target.name) errs.push(fieldErrors.required('target.name'));
   if (target.kind && target.kind !== 'Node') errs.push(fieldErrors.notSupported('target.kind', target.kind, ['Node', '<empty>']));
   if (errs.length) throw errors.invalid({ group: '', kind: 'Binding' }, podName, errs);
+  await admission.validate(obj, undefined);
   const pods = ctx.registry.lookup('', 'v1', 'pods')!;
   await updateObject(
     ctx,
@@ -66,18 +95,25 @@ async function readBinding(scope: RequestScope): Promise<Binding> {
 /** POST pods/<name>/binding */
 export async function handlePodBinding(ctx: ServerContext, scope: RequestScope): Promise<Response> {
   if (scope.request.method.toUpperCase() !== 'POST') throw errors.methodNotAllowedOnPath();
-  const binding = await readBinding(scope);
-  if (binding.metadata?.name && binding.metadata.name !== scope.route.name) {
-    throw errors.badRequest(`the name of the object (${binding.metadata.name}) does not match the name on the URL (${scope.route.name})`);
+  const options = parseWriteOptions(scope.query, 'CreateOptions');
+  const obj = bindingObject(await readBinding(scope), scope.route.namespace);
+  const admission = admissionFor(ctx, scope, scope.route.name, options);
+  await admission.mutate(obj, undefined);
+  const bodyName = obj.metadata?.name;
+  if (bodyName && bodyName !== scope.route.name) {
+    throw errors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${scope.route.name})`);
   }
-  return bind(ctx, scope, scope.route.name, binding);
+  return bind(ctx, scope, scope.route.name, obj, options, admission);
 }
 
 /** POST namespaces/<ns>/bindings (the pod is named by the Binding) */
 export async function handleBindingResource(ctx: ServerContext, scope: RequestScope): Promise<Response> {
   if (scope.route.verb !== 'create') throw errors.methodNotSupported(scope.served.groupResource, scope.route.verb);
-  const binding = await readBinding(scope);
-  const name = binding.metadata?.name ?? '';
-  if (!name) throw errors.invalid({ group: '', kind: 'Binding' }, '', [fieldErrors.required('metadata.name', 'name or generateName is required')]);
-  return bind(ctx, scope, name, binding);
+  const options = parseWriteOptions(scope.query, 'CreateOptions');
+  const obj = bindingObject(await readBinding(scope), scope.route.namespace);
+  const name = obj.metadata?.name ?? '';
+  const admission = admissionFor(ctx, scope, name, options);
+  await admission.mutate(obj, undefined);
+  if (!obj.metadata?.name) throw errors.invalid({ group: '', kind: 'Binding' }, '', [fieldErrors.required('metadata.name', 'name or generateName is required')]);
+  return bind(ctx, scope, obj.metadata.name, obj, options, admission);
 }

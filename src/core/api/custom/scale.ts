@@ -1,6 +1,10 @@
 // The scale subresource: the parent's replica count seen as an
 // autoscaling/v1 Scale. GET builds the Scale; PUT and PATCH change the
 // parent's spec.replicas (409 on a stale resourceVersion, as for any update).
+// Admission sees an UPDATE of <resource>/scale whose objects are Scales (kube's
+// ScaleREST): mutating plugins change the new Scale before its replicas are
+// written to the parent, validating ones see the parent's before and after as
+// Scales.
 
 import { errors } from '../../errors/status';
 import { fieldErrors } from '../../errors/field-errors';
@@ -13,6 +17,7 @@ import { cloneObject } from '../object-codec';
 import { getObject, updateObject } from '../resource-store';
 import { objectResponse } from '../respond';
 import { parseWriteOptions } from '../write-options';
+import { scaleAdmission } from './scale-admission';
 import { applyPatchDetailed, patchTypeFromContentType } from '../../patch/apply-patch';
 import { getBuiltinSchemaTable } from '../../schema/builtin-table';
 
@@ -92,6 +97,7 @@ export async function handleScale(ctx: ServerContext, scope: RequestScope, sub: 
   const patchKind = method === 'PATCH' ? patchTypeFromContentType(request.headers.get('content-type')) : undefined;
   if (patchKind === 'apply') throw errors.unsupportedMediaType('application/apply-patch+yaml', []);
   const scaleSchema = { node: { ref: 'io.k8s.api.autoscaling.v1.Scale' }, table: getBuiltinSchemaTable() };
+  const admission = scaleAdmission(ctx, scope, sub, options, method === 'PUT' ? 'UpdateOptions' : 'PatchOptions', (obj) => toScale(obj, sub));
   const result = await updateObject(
     ctx,
     served,
@@ -105,7 +111,8 @@ export async function handleScale(ctx: ServerContext, scope: RequestScope, sub: 
         const scale =
           patchKind !== undefined
             ? applyPatchDetailed(patchKind, cloneObject(currentScale), patchBody, scaleSchema).object
-            : putBody!;
+            : cloneObject(putBody!);
+        await admission.run.mutate(scale, currentScale);
         const replicas = (scale['spec'] as { replicas?: unknown } | undefined)?.replicas ?? 0;
         if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
           throw errors.invalid({ group: 'autoscaling', kind: 'Scale' }, route.name, [
@@ -120,7 +127,7 @@ export async function handleScale(ctx: ServerContext, scope: RequestScope, sub: 
         return next as KubeObject;
       },
     },
-    { dryRun: options.dryRun, subresource: 'scale' },
+    { dryRun: options.dryRun, subresource: 'scale', admission: admission.hooks },
   );
   return objectResponse(toScale(result.object, sub), 200, output);
 }
