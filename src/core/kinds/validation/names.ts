@@ -74,6 +74,22 @@ export function isDNS1123Subdomain(value: string): string[] {
   return errs;
 }
 
+const WILDCARD_DNS1123_SUBDOMAIN_FMT = `\\*\\.${DNS1123_SUBDOMAIN_FMT}`;
+const WILDCARD_DNS1123_SUBDOMAIN_RE = new RegExp(`^${WILDCARD_DNS1123_SUBDOMAIN_FMT}$`);
+const WILDCARD_DNS1123_SUBDOMAIN_ERROR = regexError(
+  "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character",
+  WILDCARD_DNS1123_SUBDOMAIN_FMT,
+  '*.example.com',
+);
+
+/** validation.IsWildcardDNS1123Subdomain: "*." then a DNS-1123 subdomain. */
+export function isWildcardDNS1123Subdomain(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
+  if (!WILDCARD_DNS1123_SUBDOMAIN_RE.test(value)) errs.push(WILDCARD_DNS1123_SUBDOMAIN_ERROR);
+  return errs;
+}
+
 export function isDNS1035Label(value: string): string[] {
   const errs: string[] = [];
   if (value.length > DNS1035_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1035_LABEL_MAX_LENGTH));

@@ -107,15 +107,22 @@ export function validateJobSpec(spec: Obj, path: string, requireSelector: boolea
   if (spec.selector !== undefined && spec.selector !== null && !selectorMatches(spec.selector as LabelSelector, labels)) {
     errs.push(fieldErrors.invalid(`${path}.template.metadata.labels`, goLabels(labels), '`selector` does not match template `labels`'));
   }
-  errs.push(...validatePodTemplateSpec(spec.template, `${path}.template`));
-  const restartPolicy = rec(template.spec).restartPolicy;
-  if (restartPolicy !== 'OnFailure' && restartPolicy !== 'Never') {
-    errs.push(fieldErrors.notSupported(`${path}.template.spec.restartPolicy`, restartPolicy ?? '', ['OnFailure', 'Never']));
-  }
+  // validatePodReplacementPolicy runs before the template checks.
   if (spec.podReplacementPolicy !== undefined && spec.podReplacementPolicy !== null) {
-    if (spec.podReplacementPolicy !== 'TerminatingOrFailed' && spec.podReplacementPolicy !== 'Failed') {
-      errs.push(fieldErrors.notSupported(`${path}.podReplacementPolicy`, spec.podReplacementPolicy, ['Failed', 'TerminatingOrFailed']));
-    }
+    const allowed = spec.podFailurePolicy !== undefined && spec.podFailurePolicy !== null ? ['Failed'] : ['Failed', 'TerminatingOrFailed'];
+    if (!allowed.includes(str(spec.podReplacementPolicy))) errs.push(fieldErrors.notSupported(`${path}.podReplacementPolicy`, spec.podReplacementPolicy, allowed));
+  }
+  errs.push(...validatePodTemplateSpec(spec.template, `${path}.template`));
+  // SetDefaults_PodSpec turns a missing restartPolicy into Always, so 1.32
+  // reports Always (or empty) as a missing value, other values as unsupported.
+  const restartPolicy = rec(template.spec).restartPolicy;
+  const restartPath = `${path}.template.spec.restartPolicy`;
+  if (restartPolicy === 'Always' || restartPolicy === undefined || restartPolicy === null || restartPolicy === '') {
+    errs.push(fieldErrors.required(restartPath, 'valid values: "OnFailure", "Never"'));
+  } else if (restartPolicy !== 'OnFailure' && restartPolicy !== 'Never') {
+    errs.push(fieldErrors.notSupported(restartPath, restartPolicy, ['OnFailure', 'Never']));
+  } else if (spec.podFailurePolicy !== undefined && spec.podFailurePolicy !== null && restartPolicy !== 'Never') {
+    errs.push(fieldErrors.invalid(restartPath, restartPolicy, 'only "Never" is supported when podFailurePolicy is specified'));
   }
   return errs;
 }

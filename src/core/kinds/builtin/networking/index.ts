@@ -1,9 +1,9 @@
 // networking.k8s.io: ingresses, ingressclasses and networkpolicies (v1), and
 // the v1beta1 ipaddresses and servicecidrs a default 1.32 server leaves off.
 
-import { fieldErrors, type FieldError } from '../../../errors/field-errors';
+import { fieldErrors, GoLiteral, type FieldError } from '../../../errors/field-errors';
 import type { KubeObject, ResourceDefinition } from '../../types';
-import { isDNS1123Subdomain, isQualifiedName, isValidPortName, isValidPortNum } from '../../validation/names';
+import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName, isValidPathSegmentName, isValidPortName, isValidPortNum, isWildcardDNS1123Subdomain } from '../../validation/names';
 import { validateImmutableField } from '../../validation/object-meta';
 import { defineResource, statusSubresource, version } from '../common/define';
 import { standardStrategy } from '../common/strategy';
@@ -17,30 +17,90 @@ type Obj = Record<string, unknown>;
 
 const PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'];
 
+/** validateIngressBackend (1.32): one of service or resource; a service named as a DNS-1035 label with a port name or number. */
 function validateBackend(backend: Obj, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const hasService = backend.service !== undefined && backend.service !== null;
   const hasResource = backend.resource !== undefined && backend.resource !== null;
-  if (hasService && hasResource) return [fieldErrors.invalid(path, '', 'cannot set both service and resource backends')];
-  if (hasService) {
+  if (hasService && hasResource) return [fieldErrors.invalid(path, '', 'cannot set both resource and service backends')];
+  if (hasResource) {
+    const r = rec(backend.resource);
+    if (r.apiGroup !== undefined && r.apiGroup !== null) {
+      for (const msg of isDNS1123Subdomain(str(r.apiGroup))) errs.push(fieldErrors.invalid(`${path}.resource.apiGroup`, r.apiGroup, msg));
+    }
+    if (!str(r.kind)) errs.push(fieldErrors.required(`${path}.resource.kind`, 'kind is required'));
+    else for (const msg of isValidPathSegmentName(str(r.kind))) errs.push(fieldErrors.invalid(`${path}.resource.kind`, r.kind, msg));
+    if (!str(r.name)) errs.push(fieldErrors.required(`${path}.resource.name`, 'name is required'));
+    else for (const msg of isValidPathSegmentName(str(r.name))) errs.push(fieldErrors.invalid(`${path}.resource.name`, r.name, msg));
+  } else if (hasService) {
     const svc = rec(backend.service);
     const name = str(svc.name);
+    // ValidateServiceName is NameIsDNS1035Label.
     if (!name) errs.push(fieldErrors.required(`${path}.service.name`));
-    else for (const msg of isDNS1123Subdomain(name)) errs.push(fieldErrors.invalid(`${path}.service.name`, name, msg));
+    else for (const msg of isDNS1035Label(name)) errs.push(fieldErrors.invalid(`${path}.service.name`, name, msg));
     const port = rec(svc.port);
     const hasName = !!str(port.name);
     const hasNumber = typeof port.number === 'number' && port.number !== 0;
-    if (hasName && hasNumber) errs.push(fieldErrors.invalid(`${path}.service.port`, port, 'cannot set both port name & port number'));
+    if (hasName && hasNumber) errs.push(fieldErrors.invalid(path, '', 'cannot set both port name & port number'));
     else if (hasName) for (const msg of isValidPortName(str(port.name))) errs.push(fieldErrors.invalid(`${path}.service.port.name`, port.name, msg));
     else if (hasNumber) for (const msg of isValidPortNum(port.number as number)) errs.push(fieldErrors.invalid(`${path}.service.port.number`, port.number, msg));
-    else errs.push(fieldErrors.required(`${path}.service.port`, 'port name or number is required'));
-  } else if (hasResource) {
-    const r = rec(backend.resource);
-    if (!str(r.kind)) errs.push(fieldErrors.required(`${path}.resource.kind`));
-    if (!str(r.name)) errs.push(fieldErrors.required(`${path}.resource.name`));
+    else errs.push(fieldErrors.required(path, 'port name or number is required'));
   } else {
-    errs.push(fieldErrors.invalid(path, '', 'one backend (service or resource) must be specified'));
+    errs.push(fieldErrors.invalid(path, '', 'resource or service backend is required'));
   }
+  return errs;
+}
+
+const INVALID_PATH_SEQUENCES = ['//', '/./', '/../', '%2f', '%2F'];
+const INVALID_PATH_SUFFIXES = ['/..', '/.'];
+
+/** validateHTTPIngressPath: a path type is required (and ends the checks when missing). */
+function validateIngressPath(hp: Obj, pp: string): FieldError[] {
+  if (hp.pathType === undefined || hp.pathType === null) return [fieldErrors.required(`${pp}.pathType`, 'pathType must be specified')];
+  const errs: FieldError[] = [];
+  const path = str(hp.path);
+  switch (hp.pathType) {
+    case 'Exact':
+    case 'Prefix':
+      if (!path.startsWith('/')) errs.push(fieldErrors.invalid(`${pp}.path`, path, 'must be an absolute path'));
+      if (path) {
+        for (const seq of INVALID_PATH_SEQUENCES) if (path.includes(seq)) errs.push(fieldErrors.invalid(`${pp}.path`, path, `must not contain '${seq}'`));
+        for (const suffix of INVALID_PATH_SUFFIXES) if (path.endsWith(suffix)) errs.push(fieldErrors.invalid(`${pp}.path`, path, `cannot end with '${suffix}'`));
+      }
+      break;
+    case 'ImplementationSpecific':
+      if (path && !path.startsWith('/')) errs.push(fieldErrors.invalid(`${pp}.path`, path, 'must be an absolute path'));
+      break;
+    default:
+      errs.push(fieldErrors.notSupported(`${pp}.pathType`, hp.pathType, PATH_TYPES));
+  }
+  errs.push(...validateBackend(rec(hp.backend), `${pp}.backend`));
+  return errs;
+}
+
+/** netutils.ParseIPSloppy accepts it: a dotted IPv4 (leading zeros allowed) or an IPv6 address. */
+function looksLikeIP(host: string): boolean {
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  if (v4) return v4.slice(1).every((o) => Number(o) <= 255);
+  if (!host.includes(':') || !/^[0-9A-Fa-f:.]+$/.test(host)) return false;
+  const parts = host.split('::');
+  if (parts.length > 2) return false;
+  const groups = parts.flatMap((p) => (p ? p.split(':') : []));
+  const tail = groups[groups.length - 1] ?? '';
+  const v4Tail = tail.includes('.');
+  if (v4Tail && !looksLikeIP(tail)) return false;
+  const hex = v4Tail ? groups.slice(0, -1) : groups;
+  if (!hex.every((g) => /^[0-9A-Fa-f]{1,4}$/.test(g))) return false;
+  const count = hex.length + (v4Tail ? 2 : 0);
+  return parts.length === 2 ? count < 8 : count === 8;
+}
+
+/** Host rules of validateIngressRules and validateIngressTLS: not an IP, a (wildcard) DNS-1123 subdomain. */
+function hostErrors(host: string, field: string, rejectIP: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  if (rejectIP && looksLikeIP(host)) errs.push(fieldErrors.invalid(field, host, 'must be a DNS name, not an IP address'));
+  const messages = host.includes('*') ? isWildcardDNS1123Subdomain(host) : isDNS1123Subdomain(host);
+  for (const msg of messages) errs.push(fieldErrors.invalid(field, host, msg));
   return errs;
 }
 
@@ -48,37 +108,26 @@ function validateIngress(ing: KubeObject): FieldError[] {
   const spec = rec(ing.spec);
   const errs: FieldError[] = [];
   const rules = arr(spec.rules).map(rec);
-  if (spec.defaultBackend === undefined && rules.length === 0) {
-    errs.push(fieldErrors.invalid('spec.rules', [], 'either `defaultBackend` or `rules` must be specified'));
+  const hasDefault = spec.defaultBackend !== undefined && spec.defaultBackend !== null;
+  if (!hasDefault && rules.length === 0) {
+    // spec.Rules printed with %#v: nil when left out, empty when given as [].
+    const value = new GoLiteral(Array.isArray(spec.rules) ? '[]networking.IngressRule{}' : '[]networking.IngressRule(nil)');
+    errs.push(fieldErrors.invalid('spec.rules', value, 'either `defaultBackend` or `rules` must be specified'));
   }
-  if (spec.defaultBackend !== undefined && spec.defaultBackend !== null) errs.push(...validateBackend(rec(spec.defaultBackend), 'spec.defaultBackend'));
+  if (hasDefault) errs.push(...validateBackend(rec(spec.defaultBackend), 'spec.defaultBackend'));
   rules.forEach((rule, i) => {
     const p = `spec.rules[${i}]`;
     const host = str(rule.host);
-    if (host) {
-      const check = host.startsWith('*.') ? host.slice(2) : host;
-      for (const msg of isDNS1123Subdomain(check)) errs.push(fieldErrors.invalid(`${p}.host`, host, msg));
-    }
+    if (host) errs.push(...hostErrors(host, `${p}.host`, true));
     if (rule.http === undefined || rule.http === null) return;
     const paths = arr(rec(rule.http).paths).map(rec);
     if (paths.length === 0) errs.push(fieldErrors.required(`${p}.http.paths`));
-    paths.forEach((hp, j) => {
-      const pp = `${p}.http.paths[${j}]`;
-      if (!hp.pathType) errs.push(fieldErrors.required(`${pp}.pathType`, 'pathType must be specified'));
-      else if (!PATH_TYPES.includes(str(hp.pathType))) errs.push(fieldErrors.notSupported(`${pp}.pathType`, hp.pathType, PATH_TYPES));
-      const path = str(hp.path);
-      if ((hp.pathType === 'Exact' || hp.pathType === 'Prefix') && !path.startsWith('/')) {
-        errs.push(fieldErrors.invalid(`${pp}.path`, path, "must be an absolute path"));
-      }
-      errs.push(...validateBackend(rec(hp.backend), `${pp}.backend`));
-    });
+    paths.forEach((hp, j) => errs.push(...validateIngressPath(hp, `${p}.http.paths[${j}]`)));
   });
   arr(spec.tls).forEach((t, i) => {
-    arr(rec(t).hosts).forEach((h, j) => {
-      const host = String(h);
-      const check = host.startsWith('*.') ? host.slice(2) : host;
-      for (const msg of isDNS1123Subdomain(check)) errs.push(fieldErrors.invalid(`spec.tls[${i}].hosts[${j}]`, host, msg));
-    });
+    arr(rec(t).hosts).forEach((h, j) => errs.push(...hostErrors(String(h), `spec.tls[${i}].hosts[${j}]`, false)));
+    const secretName = str(rec(t).secretName);
+    if (secretName) for (const msg of isDNS1123Subdomain(secretName)) errs.push(fieldErrors.invalid(`spec.tls[${i}].secretName`, secretName, msg));
   });
   if (spec.ingressClassName !== undefined && spec.ingressClassName !== null) {
     for (const msg of isDNS1123Subdomain(str(spec.ingressClassName))) errs.push(fieldErrors.invalid('spec.ingressClassName', spec.ingressClassName, msg));

@@ -43,6 +43,35 @@ function keepAllocatedValues(svc: Obj, old: Obj): void {
   svc.spec = spec;
 }
 
+const sameClusterIPs = (a: unknown, b: unknown) => {
+  const x = arr(a);
+  const y = arr(b);
+  return x.length === y.length && x.every((ip, i) => ip === y[i]);
+};
+
+/**
+ * normalizeClusterIPs (update): keeps clusterIP and clusterIPs in step the way
+ * the user most likely meant — clusterIPs left out by an old client come back
+ * from the old object; a changed clusterIP with unchanged clusterIPs becomes
+ * the new clusterIPs (so validation reports "spec.clusterIPs[0] … may not
+ * change once set"); a cleared clusterIP clears unchanged clusterIPs.
+ */
+function normalizeClusterIPs(svc: Obj, old: Obj): void {
+  const spec = rec(svc.spec);
+  const oldSpec = rec(old.spec);
+  if (arr(oldSpec.clusterIPs).length > 0 && arr(spec.clusterIPs).length === 0 && str(oldSpec.clusterIP) === str(spec.clusterIP)) {
+    spec.clusterIPs = clone(oldSpec.clusterIPs);
+  }
+  if (str(oldSpec.clusterIP) !== str(spec.clusterIP)) {
+    if (str(oldSpec.clusterIP) && !str(spec.clusterIP)) {
+      if (sameClusterIPs(oldSpec.clusterIPs, spec.clusterIPs)) delete spec.clusterIPs;
+    } else if (sameClusterIPs(oldSpec.clusterIPs, spec.clusterIPs)) {
+      spec.clusterIPs = [str(spec.clusterIP)];
+    }
+  }
+  svc.spec = spec;
+}
+
 /** A failed validation ends the request: what it allocated is free again (kube reverts the allocation). */
 function releasingOnInvalid(strategy: Strategy): Strategy {
   const { validate, validateUpdate } = strategy;
@@ -83,6 +112,7 @@ export const servicesResource: ResourceDefinition = defineResource({
     async prepareForUpdate(obj, old, ctx) {
       // kube's beginUpdate (patchAllocatedValues, allocateUpdate), then PrepareForUpdate.
       keepAllocatedValues(obj, old);
+      normalizeClusterIPs(obj, old);
       initIPFamilyFields(obj);
       await serviceAllocator(ctx)?.allocateOnUpdate(obj, old, ctx);
       dropTypeDependentFields(obj, old);

@@ -2,7 +2,8 @@
 // a DNS-1035 label, ports, types, session affinity, ExternalName, node ports
 // only where the type allows, and clusterIP frozen once set.
 
-import { fieldErrors, goStringSlice, type FieldError } from '../../../../errors/field-errors';
+import { fieldErrors, GoLiteral, goStringSlice, type FieldError } from '../../../../errors/field-errors';
+import { goQuote } from '../../../../util/go/quote';
 import type { KubeObject } from '../../../types';
 import { isDNS1123Label, isDNS1123Subdomain, isValidPortName, isValidPortNum } from '../../../validation/names';
 import { validateLabels } from '../../../validation/object-meta';
@@ -57,7 +58,7 @@ export function validateServiceSpec(svc: KubeObject): FieldError[] {
   ports.forEach((p, i) => {
     errs.push(...validatePort(p, ports.length > 1, `spec.ports[${i}]`, names));
     const key = `${p.port}/${p.protocol}`;
-    if (seen.has(key)) errs.push(fieldErrors.duplicate(`spec.ports[${i}]`, p));
+    if (seen.has(key)) errs.push(fieldErrors.duplicate(`spec.ports[${i}]`, servicePortKey(p)));
     seen.add(key);
   });
   validateLabels(spec.selector as Record<string, string> | undefined, 'spec.selector').forEach((e) => errs.push(e));
@@ -136,4 +137,15 @@ export function validateServiceUpdate(svc: KubeObject, old: KubeObject): FieldEr
     }
   }
   return errs;
+}
+
+/**
+ * The duplicate check keys ports by a core.ServicePort holding only protocol
+ * and port, and reports that key with %#v (the other fields at their zero values).
+ */
+function servicePortKey(p: Record<string, unknown>): GoLiteral {
+  const port = typeof p.port === 'number' ? p.port : 0;
+  return new GoLiteral(
+    `core.ServicePort{Name:"", Protocol:${goQuote(str(p.protocol))}, AppProtocol:(*string)(nil), Port:${port}, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}`,
+  );
 }
