@@ -58,8 +58,9 @@ export function connectOptions(scope: RequestScope, sub: SubresourceDefinition):
       .filter((n) => Number.isInteger(n));
     if (ports.length) out['ports'] = ports;
   } else {
-    // PodProxyOptions, NodeProxyOptions, ServiceProxyOptions: the path after /proxy wins over ?path=.
-    const path = subpath(scope) || (query.get('path') ?? '');
+    // PodProxyOptions, NodeProxyOptions, ServiceProxyOptions: the path is the one after /proxy
+    // (kube replaces any ?path= with it, an empty one included).
+    const path = subpath(scope);
     if (path) out['path'] = path;
   }
   return out as KubeObject;
