@@ -10,6 +10,7 @@ import type { RequestScope, ServerContext } from '../context';
 import { decode, deleteObject, getObject, prefixFor } from '../resource-store';
 import { objectResponse } from '../respond';
 import { AdmissionRun } from '../../admission/request';
+import { requestRecord } from '../handlers/request-record';
 
 export async function handlePodEviction(ctx: ServerContext, scope: RequestScope): Promise<Response> {
   const { route, served, request, output } = scope;
@@ -23,7 +24,15 @@ export async function handlePodEviction(ctx: ServerContext, scope: RequestScope)
   }
   const dryRun = (eviction.deleteOptions?.dryRun ?? []).includes('All');
   // The admission chain sees the Eviction as a create of pods/eviction (kube's create handler admits it before the eviction REST runs).
-  await new AdmissionRun(ctx, { served, namespace: route.namespace, name: route.name, subresource: 'eviction', dryRun, kind: { group: 'policy', version: 'v1', kind: 'Eviction' } }).create(eviction as KubeObject);
+  await new AdmissionRun(ctx, {
+    served,
+    namespace: route.namespace,
+    name: route.name,
+    subresource: 'eviction',
+    dryRun,
+    kind: { group: 'policy', version: 'v1', kind: 'Eviction' },
+    recorder: requestRecord(request),
+  }).create(eviction as KubeObject);
   const { object: pod } = await getObject(ctx, served, route.namespace, route.name);
   const phase = (pod['status'] as { phase?: string } | undefined)?.phase;
   // Terminal pods are deleted without consulting budgets.
