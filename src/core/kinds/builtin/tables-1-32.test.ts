@@ -10,6 +10,7 @@ import { jobsResource } from './batch/jobs';
 import { endpointsResource } from './core/endpoints';
 import { componentStatusesResource } from './core/misc';
 import { nodesResource } from './core/nodes';
+import { POD_TABLE } from './core/pods/table';
 import { servicesResource } from './core/services';
 import { ingressesResource } from './networking';
 import { clusterRoleBindingsResource, roleBindingsResource } from './rbac';
@@ -117,5 +118,39 @@ describe('other cells', () => {
   it('componentstatuses: the first Healthy condition decides', () => {
     const cs = { metadata: meta, conditions: [{ type: 'Healthy', status: 'True', message: 'ok' }, { type: 'Healthy', status: 'False', message: 'no' }] };
     expect(cell(componentStatusesResource, cs, 'Status')).toBe('Healthy');
+  });
+});
+
+describe('pods READY / STATUS / RESTARTS (printPod)', () => {
+  const base = { metadata: meta, spec: { containers: [{ name: 'app', image: 'nginx' }] } };
+  const row = (pod: Record<string, unknown>) => POD_TABLE.cells(pod as never, NOW).slice(0, 4);
+  const status = (s: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ ...base, ...extra, status: s });
+
+  it('waiting reasons win: ContainerCreating, CrashLoopBackOff with the last restart age', () => {
+    expect(row(status({ phase: 'Pending', containerStatuses: [{ name: 'app', ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } }] }))).toEqual(['x', '0/1', 'ContainerCreating', '0']);
+    const crash = { name: 'app', ready: false, restartCount: 4, state: { waiting: { reason: 'CrashLoopBackOff' } }, lastState: { terminated: { exitCode: 1, finishedAt: '2024-12-11T11:55:00Z' } } };
+    expect(row(status({ phase: 'Running', containerStatuses: [crash] }))).toEqual(['x', '0/1', 'CrashLoopBackOff', '4 (5m ago)']);
+  });
+
+  it('Completed, and back to Running/NotReady while another container still runs', () => {
+    const done = { name: 'a', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } };
+    const running = { name: 'b', ready: true, restartCount: 0, state: { running: {} } };
+    const two = { ...base, spec: { containers: [{ name: 'a' }, { name: 'b' }] } };
+    expect(row(status({ phase: 'Succeeded', containerStatuses: [done] }))).toEqual(['x', '0/1', 'Completed', '0']);
+    expect(row({ ...two, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }], containerStatuses: [done, running] } })).toEqual(['x', '1/2', 'Running', '0']);
+    expect(row({ ...two, status: { phase: 'Running', containerStatuses: [done, running] } })).toEqual(['x', '1/2', 'NotReady', '0']);
+  });
+
+  it('Init:0/1 while an init container runs; Init:Error when it failed', () => {
+    const withInit = { ...base, spec: { ...base.spec, initContainers: [{ name: 'init', image: 'busybox' }] } };
+    expect(row({ ...withInit, status: { phase: 'Pending', initContainerStatuses: [{ name: 'init', state: { running: {} } }] } })).toEqual(['x', '0/1', 'Init:0/1', '0']);
+    expect(row({ ...withInit, status: { phase: 'Pending', initContainerStatuses: [{ name: 'init', state: { terminated: { exitCode: 1, reason: 'Error' } } }] } })).toEqual(['x', '0/1', 'Init:Error', '0']);
+  });
+
+  it('Terminating once deleted unless the phase is terminal; SchedulingGated from the condition', () => {
+    const deleting = { ...base, metadata: { ...meta, deletionTimestamp: '2024-12-11T11:59:00Z' } };
+    expect(row({ ...deleting, status: { phase: 'Running' } })[2]).toBe('Terminating');
+    expect(row({ ...deleting, status: { phase: 'Succeeded' } })[2]).toBe('Succeeded');
+    expect(row(status({ phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated' }] }))[2]).toBe('SchedulingGated');
   });
 });
