@@ -130,6 +130,13 @@ describe('pods (ValidatePodSpec, ValidatePodUpdate)', () => {
     ]);
   });
 
+  it('an image with surrounding whitespace (a pod-only check: templates may carry " ")', async () => {
+    const detail = 'Invalid value: " nginx": must not have leading or trailing whitespace';
+    await expectInvalid(PODS, pod('p', { containers: [{ name: 'app', image: ' nginx' }] }), kind, `Pod "p" is invalid: spec.containers[0].image: ${detail}`, [
+      { reason: 'FieldValueInvalid', message: detail, field: 'spec.containers[0].image' },
+    ]);
+  });
+
   it('requests above limits', async () => {
     const resources = { requests: { cpu: '2' }, limits: { cpu: '1' } };
     const detail = 'Invalid value: "2": must be less than or equal to cpu limit of 1';

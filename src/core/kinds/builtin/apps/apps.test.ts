@@ -63,10 +63,11 @@ describe('deployments', () => {
 
   it('checks the rolling update values', async () => {
     const { errors } = await create(deploymentsResource, deployment({ strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 0 } } }));
-    expect(errors).toEqual(['spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0']);
+    // IntOrString's String() has a pointer receiver: field errors print the struct with %#v.
+    expect(errors).toEqual(['spec.strategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: may not be 0 when `maxSurge` is 0']);
     const pct = await create(deploymentsResource, deployment({ strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 'x', maxSurge: '150%' } } }));
     expect(pct.errors[0]).toBe(
-      `spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "x": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')`,
+      `spec.strategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"x"}: a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')`,
     );
   });
 
@@ -190,5 +191,21 @@ describe('controllerrevisions', () => {
       revision: 1,
     });
     expect(controllerRevisionsResource.versions[0]!.table!.cells(cr, Date.parse('2024-12-11T12:00:00Z'))).toEqual(['agent-1', 'daemonset.apps/agent', 1, '0s']);
+  });
+});
+
+describe('strategy types kube does not know (field.NotSupported with the whole strategy)', () => {
+  it('deployments print *apps.DeploymentStrategy; daemonsets list RollingUpdate first', async () => {
+    const template = { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
+    const d = await create(deploymentsResource, { metadata: { name: 'd', namespace: 'n' }, spec: { selector: { matchLabels: { a: 'b' } }, template, strategy: { type: 'Blue' } } });
+    expect(d.errors).toEqual(['spec.strategy: Unsupported value: apps.DeploymentStrategy{Type:"Blue", RollingUpdate:(*apps.RollingUpdateDeployment)(nil)}: supported values: "Recreate", "RollingUpdate"']);
+    const ds = await create(daemonSetsResource, { metadata: { name: 'd', namespace: 'n' }, spec: { selector: { matchLabels: { a: 'b' } }, template, updateStrategy: { type: 'Blue' } } });
+    expect(ds.errors).toEqual(['spec.updateStrategy: Unsupported value: apps.DaemonSetUpdateStrategy{Type:"Blue", RollingUpdate:(*apps.RollingUpdateDaemonSet)(nil)}: supported values: "RollingUpdate", "OnDelete"']);
+  });
+
+  it('a daemonset rolling update with both values 0 is Required on maxUnavailable', async () => {
+    const template = { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
+    const ds = await create(daemonSetsResource, { metadata: { name: 'd', namespace: 'n' }, spec: { selector: { matchLabels: { a: 'b' } }, template, updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 0 } } } });
+    expect(ds.errors).toEqual(['spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0']);
   });
 });

@@ -6,7 +6,7 @@ import type { KubeObject, ResourceDefinition } from '../../types';
 import { defineResource, statusSubresource, version } from '../common/define';
 import { clone, standardStrategy } from '../common/strategy';
 import { age, AGE_COLUMN, col, formatLabels, formatLabelSelector, num, rec, table, wide, type LabelSelector } from '../common/table';
-import { goLabels, goLabelSelector } from '../common/go-format';
+import { goIntOrString, goLabels, goLabelSelector, goStrategy } from '../common/go-format';
 import { containerCells, isEmptySelector, nonnegative, selectorMatches, validateLabelSelector } from '../common/workload';
 import { validatePodTemplateSpec } from '../core/pod-spec/validation';
 import { defaultPodTemplate } from '../core/pod-spec/defaults';
@@ -62,20 +62,20 @@ function validateDaemonSet(ds: KubeObject): FieldError[] {
     case 'RollingUpdate': {
       const ru = rec(us.rollingUpdate);
       const p = 'spec.updateStrategy.rollingUpdate';
+      // ValidateRollingUpdateDaemonSet: values, then ≤ 100%, then exactly one of the two non-zero.
       errs.push(...validatePositiveIntOrPercent(ru.maxUnavailable, `${p}.maxUnavailable`));
       errs.push(...validatePositiveIntOrPercent(ru.maxSurge, `${p}.maxSurge`));
-      if (intOrPercentValue(ru.maxUnavailable) === 0 && intOrPercentValue(ru.maxSurge) === 0) {
-        errs.push(fieldErrors.invalid(`${p}.maxUnavailable`, ru.maxUnavailable, 'may not be 0 when `maxSurge` is 0'));
-      }
-      if (intOrPercentValue(ru.maxUnavailable) !== 0 && intOrPercentValue(ru.maxSurge) !== 0) {
-        errs.push(fieldErrors.invalid(`${p}.maxSurge`, ru.maxSurge, 'may not be set when maxUnavailable is non-zero'));
-      }
       errs.push(...notMoreThan100Percent(ru.maxUnavailable, `${p}.maxUnavailable`));
       errs.push(...notMoreThan100Percent(ru.maxSurge, `${p}.maxSurge`));
+      const hasUnavailable = intOrPercentValue(ru.maxUnavailable) !== 0;
+      const hasSurge = intOrPercentValue(ru.maxSurge) !== 0;
+      if (hasUnavailable && hasSurge) errs.push(fieldErrors.invalid(`${p}.maxSurge`, goIntOrString(ru.maxSurge), 'may not be set when maxUnavailable is non-zero'));
+      else if (!hasUnavailable && !hasSurge) errs.push(fieldErrors.required(`${p}.maxUnavailable`, 'cannot be 0 when maxSurge is 0'));
       break;
     }
     default:
-      errs.push(fieldErrors.notSupported('spec.updateStrategy', us, ['OnDelete', 'RollingUpdate']));
+      // kube reports the whole strategy, listing RollingUpdate first.
+      errs.push(fieldErrors.notSupported('spec.updateStrategy', goStrategy('apps.DaemonSetUpdateStrategy', 'apps.RollingUpdateDaemonSet', us), ['RollingUpdate', 'OnDelete']));
   }
   errs.push(...nonnegative(spec.revisionHistoryLimit, 'spec.revisionHistoryLimit'));
   return errs;

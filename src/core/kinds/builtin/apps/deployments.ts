@@ -7,7 +7,7 @@ import type { KubeObject, ResourceDefinition } from '../../types';
 import { deepEqual } from '../../validation/deep-equal';
 import { regexError } from '../../validation/names';
 import { defineResource, scaleSubresource, statusSubresource, version } from '../common/define';
-import { goLabelSelector } from '../common/go-format';
+import { goIntOrString, goLabelSelector, goStrategy } from '../common/go-format';
 import { standardStrategy } from '../common/strategy';
 import { age, AGE_COLUMN, col, labelSelectorString, num, rec, table, wide, type LabelSelector } from '../common/table';
 import { containerCells, nonnegative, validateTemplateForSelector, validateWorkloadSelector } from '../common/workload';
@@ -38,7 +38,7 @@ const PERCENT_RE = /^[0-9]+%$/;
 /** ValidatePositiveIntOrPercent. */
 export function validatePositiveIntOrPercent(value: unknown, path: string): FieldError[] {
   if (typeof value === 'string') {
-    if (!PERCENT_RE.test(value)) return [fieldErrors.invalid(path, value, regexError("a valid percent string must be a numeric string followed by an ending '%'", '[0-9]+%', '1%', '93%'))];
+    if (!PERCENT_RE.test(value)) return [fieldErrors.invalid(path, goIntOrString(value), regexError("a valid percent string must be a numeric string followed by an ending '%'", '[0-9]+%', '1%', '93%'))];
     return [];
   }
   if (typeof value === 'number' && value < 0) return [fieldErrors.invalid(path, value, 'must be greater than or equal to 0')];
@@ -53,7 +53,7 @@ function intOrPercentValue(value: unknown): number {
 
 export function notMoreThan100Percent(value: unknown, path: string): FieldError[] {
   if (typeof value === 'string' && PERCENT_RE.test(value) && Number(value.slice(0, -1)) > 100) {
-    return [fieldErrors.invalid(path, value, 'must not be greater than 100%')];
+    return [fieldErrors.invalid(path, goIntOrString(value), 'must not be greater than 100%')];
   }
   return [];
 }
@@ -75,13 +75,14 @@ function validateStrategy(strategy: Obj, path: string): FieldError[] {
       errs.push(...validatePositiveIntOrPercent(ru.maxUnavailable, `${path}.rollingUpdate.maxUnavailable`));
       errs.push(...validatePositiveIntOrPercent(ru.maxSurge, `${path}.rollingUpdate.maxSurge`));
       if (intOrPercentValue(ru.maxUnavailable) === 0 && intOrPercentValue(ru.maxSurge) === 0) {
-        errs.push(fieldErrors.invalid(`${path}.rollingUpdate.maxUnavailable`, ru.maxUnavailable, 'may not be 0 when `maxSurge` is 0'));
+        errs.push(fieldErrors.invalid(`${path}.rollingUpdate.maxUnavailable`, goIntOrString(ru.maxUnavailable), 'may not be 0 when `maxSurge` is 0'));
       }
       errs.push(...notMoreThan100Percent(ru.maxUnavailable, `${path}.rollingUpdate.maxUnavailable`));
       break;
     }
     default:
-      errs.push(fieldErrors.notSupported(path, strategy, ['Recreate', 'RollingUpdate']));
+      // kube reports the whole *apps.DeploymentStrategy.
+      errs.push(fieldErrors.notSupported(path, goStrategy('apps.DeploymentStrategy', 'apps.RollingUpdateDeployment', strategy), ['Recreate', 'RollingUpdate']));
   }
   return errs;
 }

@@ -38,3 +38,23 @@ export function goLabelSelector(selector: unknown): GoLiteral {
 export function goLabels(map: unknown): GoLiteral {
   return new GoLiteral(goMapStringString(map));
 }
+
+/**
+ * %#v of an intstr.IntOrString value (its String() has a pointer receiver, so
+ * field errors print the struct): Type 0 with IntVal for numbers, Type 1 with StrVal.
+ */
+export function goIntOrString(value: unknown): GoLiteral {
+  if (typeof value === 'number') return new GoLiteral(`intstr.IntOrString{Type:0, IntVal:${value}, StrVal:""}`);
+  return new GoLiteral(`intstr.IntOrString{Type:1, IntVal:0, StrVal:${q(String(value ?? ''))}}`);
+}
+
+/**
+ * %#v of a strategy struct reported whole (an unknown Deployment strategy or
+ * DaemonSet updateStrategy type). Its rollingUpdate is a pointer: Go prints an
+ * address, which differs per request; a fixed one stands in for it.
+ */
+export function goStrategy(structName: string, rollingUpdateType: string, strategy: unknown): GoLiteral {
+  const s = rec(strategy);
+  const rolling = s.rollingUpdate === undefined || s.rollingUpdate === null ? 'nil' : '0xc000a2c0f0';
+  return new GoLiteral(`${structName}{Type:${q(str(s.type))}, RollingUpdate:(*${rollingUpdateType})(${rolling})}`);
+}

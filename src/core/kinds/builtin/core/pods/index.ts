@@ -28,7 +28,24 @@ const SCHEDULING_GATED_CONDITION = {
 };
 
 function validatePod(pod: KubeObject): FieldError[] {
-  return validatePodSpec(pod.spec, 'spec');
+  return [...validatePodSpec(pod.spec, 'spec'), ...containersOnlyForPod(pod.spec)];
+}
+
+/**
+ * validateContainersOnlyForPod / validateInitContainersOnlyForPod: checks a
+ * pod gets that a pod template does not (templates may carry " " as a token).
+ */
+function containersOnlyForPod(spec: unknown): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const field of ['containers', 'initContainers']) {
+    arr(rec(spec)[field]).forEach((c, i) => {
+      const image = rec(c).image;
+      if (typeof image === 'string' && image.length !== image.trim().length) {
+        errs.push(fieldErrors.invalid(`spec.${field}[${i}].image`, image, 'must not have leading or trailing whitespace'));
+      }
+    });
+  }
+  return errs;
 }
 
 function validatePodCreate(pod: KubeObject): FieldError[] {
