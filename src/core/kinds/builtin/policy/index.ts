@@ -2,7 +2,7 @@
 // the unhealthy-pod eviction policy, status reset on create, the printer's
 // MIN AVAILABLE / MAX UNAVAILABLE / ALLOWED DISRUPTIONS.
 
-import { fieldErrors, type FieldError } from '../../../errors/field-errors';
+import { fieldErrors, GoLiteral, type FieldError } from '../../../errors/field-errors';
 import type { KubeObject, ResourceDefinition } from '../../types';
 import { defineResource, statusSubresource, version } from '../common/define';
 import { standardStrategy } from '../common/strategy';
@@ -11,12 +11,24 @@ import { validateLabelSelector } from '../common/workload';
 import { validateEnum } from '../core/pod-spec/validation';
 import { notMoreThan100Percent, validatePositiveIntOrPercent } from '../apps/deployments';
 
+/**
+ * %#v of the internal policy.PodDisruptionBudgetSpec: its fields are pointers,
+ * which Go prints as addresses (different per request); fixed ones stand in.
+ */
+function goPDBSpec(spec: Record<string, unknown>): GoLiteral {
+  let address = 0xc000a2c100;
+  const ptr = (type: string, v: unknown) => `(*${type})(${v === undefined || v === null ? 'nil' : `0x${(address += 0x10).toString(16)}`})`;
+  return new GoLiteral(
+    `policy.PodDisruptionBudgetSpec{MinAvailable:${ptr('intstr.IntOrString', spec.minAvailable)}, Selector:${ptr('v1.LabelSelector', spec.selector)}, MaxUnavailable:${ptr('intstr.IntOrString', spec.maxUnavailable)}, UnhealthyPodEvictionPolicy:${ptr('policy.UnhealthyPodEvictionPolicyType', spec.unhealthyPodEvictionPolicy)}}`,
+  );
+}
+
 function validatePDB(pdb: KubeObject): FieldError[] {
   const spec = rec(pdb.spec);
   const errs: FieldError[] = [];
   const has = (v: unknown) => v !== undefined && v !== null;
   if (has(spec.minAvailable) && has(spec.maxUnavailable)) {
-    errs.push(fieldErrors.invalid('spec', spec, 'minAvailable and maxUnavailable cannot be both set'));
+    errs.push(fieldErrors.invalid('spec', goPDBSpec(spec), 'minAvailable and maxUnavailable cannot be both set'));
   }
   if (has(spec.minAvailable)) {
     errs.push(...validatePositiveIntOrPercent(spec.minAvailable, 'spec.minAvailable'));
