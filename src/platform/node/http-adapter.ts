@@ -1,19 +1,19 @@
-// The Node host's translation layer: node:http's IncomingMessage → Fetch
+// The Node host's translation layer: node:http's IncomingMessage → a Fetch
 // Request for the core, and the core's Response → ServerResponse.
 //
-// Nothing here knows about Kubernetes. The request body is handed over as a
+// Nothing here knows about Kubernetes. The request is a LightRequest (the
+// Request interface over the IncomingMessage, decision 0290); its body is a
 // stream (the core enforces kube-apiserver's 3 MiB request limit while it
-// reads), response bodies are written chunk by chunk as the core produces them
-// (a watch is one long response: each event must reach kubectl at once), and a
-// client that goes away aborts the Request's signal so the core can stop a
-// watch and let go of its store watcher.
+// reads). Response bodies are written as the core produces them (a watch is
+// one long response: each event must reach kubectl at once), and a client
+// that goes away aborts the Request's signal so the core can stop a watch and
+// let go of its store watcher.
 
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
-import type { TLSSocket } from 'node:tls';
+import type { AddressInfo, Socket } from 'node:net';
+import { LightRequest } from './light-request';
 
 /**
  * What the adapter needs from the core: `ApiServer.handle`. The incoming
@@ -21,93 +21,199 @@ import type { TLSSocket } from 'node:tls';
  */
 export type FetchHandler = (request: Request, incoming: IncomingMessage) => Promise<Response>;
 
-/** Methods whose requests never carry a body (the Fetch API refuses one). */
-const BODYLESS = new Set(['GET', 'HEAD']);
-
-/** Builds the Fetch Request the core sees. `signal` aborts when the client disconnects. */
-export function toFetchRequest(req: IncomingMessage, signal: AbortSignal): Request {
-  const secure = Boolean((req.socket as Partial<TLSSocket>).encrypted);
-  const host = req.headers.host ?? `${req.socket.localAddress ?? '127.0.0.1'}:${req.socket.localPort ?? 80}`;
-  const url = `${secure ? 'https' : 'http'}://${host}${req.url ?? '/'}`;
-
-  // rawHeaders keeps repeated headers apart; Headers joins them as a client would see them.
-  const headers = new Headers();
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i]!;
-    // HTTP/1 connection-level headers mean nothing to the core and some are forbidden in Fetch.
-    if (/^(connection|keep-alive|transfer-encoding|upgrade)$/i.test(name)) continue;
-    // The browser's header for a client certificate means nothing over a network: under Node
-    // certificates come from TLS only (decision 0180), so no client can present one in a header.
-    if (name.toLowerCase() === 'x-kubetab-client-certificate') continue;
-    headers.append(name, req.rawHeaders[i + 1]!);
-  }
-
-  const method = (req.method ?? 'GET').toUpperCase();
-  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
-  if (!BODYLESS.has(method)) {
-    init.body = Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>;
-    // Node's fetch requires this for a streamed body: the request is sent before the response starts.
-    init.duplex = 'half';
-  }
-  return new Request(url, init);
+/** Builds the Request the core sees. Its signal aborts when the client disconnects before `res` is finished. */
+export function toFetchRequest(req: IncomingMessage, res: ServerResponse): Request {
+  return LightRequest.fromIncoming(req, res);
 }
 
 /**
- * Writes a Fetch Response to a ServerResponse. Streamed bodies are forwarded
- * chunk by chunk; headers go out first so that a watch client sees the 200 at
- * once, before any event. Resolves when the response is finished or the client
- * has gone away.
+ * Go's net/http (kube-apiserver's server) buffers the first 2 KiB a handler
+ * writes: a response complete within them is sent with a Content-Length, any
+ * other is sent chunked as it is written.
  */
-export async function writeFetchResponse(res: ServerResponse, response: Response, method: string): Promise<void> {
-  res.statusCode = response.status;
-  if (response.statusText) res.statusMessage = response.statusText;
-  const setCookies = typeof response.headers.getSetCookie === 'function' ? response.headers.getSetCookie() : [];
-  response.headers.forEach((value, name) => {
-    if (name === 'set-cookie') return;
-    res.setHeader(name, value);
-  });
-  if (setCookies.length > 0) res.setHeader('set-cookie', setCookies);
+const BUFFER_BEFORE_CHUNKING = 2048;
 
+/**
+ * Bytes a streamed body may queue in the socket before the writer waits for
+ * it to drain. Larger than the socket's 16 KiB mark so that a list's 64 KiB
+ * chunks go out back to back instead of one per drain; small enough to bound
+ * the memory a slow client can pin.
+ */
+const WRITE_WINDOW = 1024 * 1024;
+
+/** The response head as node:http's writeHead takes it: [name, value, name, value, …]. */
+function headOf(response: Response): { head: string[]; hasLength: boolean } {
+  const head: string[] = [];
+  let hasLength = false;
+  response.headers.forEach((value, name) => {
+    // Set-Cookie values come one by one below (forEach would give each again, getSetCookie keeps them apart).
+    if (name === 'set-cookie') return;
+    if (name === 'content-length') hasLength = true;
+    head.push(name, value);
+  });
+  for (const cookie of response.headers.getSetCookie()) head.push('set-cookie', cookie);
+  return { head, hasLength };
+}
+
+/** A read that has not settled by the next turn of the event loop: the body is waiting for something (a watch). */
+interface Later {
+  readonly later: Promise<ReadableStreamReadResult<Uint8Array>>;
+}
+
+/** Reads one chunk, or tells that the body has nothing ready now (a setImmediate: every promise job of this turn has run). */
+function readNow(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<ReadableStreamReadResult<Uint8Array> | Later> {
+  const read = reader.read();
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const timer = setImmediate(() => {
+      if (settled) return;
+      settled = true;
+      resolve({ later: read });
+    });
+    read.then(
+      (result) => {
+        if (settled) return;
+        settled = true;
+        clearImmediate(timer);
+        resolve(result);
+      },
+      (error: unknown) => {
+        if (settled) return;
+        settled = true;
+        clearImmediate(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** Resolves when the socket has taken what is queued, or the client is gone. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const resume = () => {
+      res.off('drain', resume);
+      res.off('close', resume);
+      resolve();
+    };
+    res.once('drain', resume);
+    res.once('close', resume);
+  });
+}
+
+function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * Writes a Fetch Response to a ServerResponse. A body complete within Go's
+ * 2 KiB buffer goes out with its headers in one write, with a Content-Length;
+ * any other is sent chunked, each chunk as the core produces it, the headers
+ * at once if the body has nothing ready. A `streamed` response (a watch) is
+ * chunked from the start and its headers leave before its first event, as
+ * kube's watch server flushes them: a watch client sees the 200 at once, and
+ * a watch that ends at once is still chunked. Resolves when the response is
+ * finished or the client has gone away.
+ */
+export async function writeFetchResponse(res: ServerResponse, response: Response, method: string, streamed = false): Promise<void> {
+  if (response.statusText) res.statusMessage = response.statusText;
+  const { head, hasLength } = headOf(response);
   const body = response.body;
   if (body === null || method === 'HEAD') {
     if (body !== null) await body.cancel().catch(() => {});
+    // node:http frames a bodiless response itself (Content-Length: 0, none for HEAD, 204 and 304).
+    res.statusCode = response.status;
+    for (let i = 0; i < head.length; i += 2) {
+      const name = head[i]!;
+      if (name === 'set-cookie') res.appendHeader(name, head[i + 1]!);
+      else res.setHeader(name, head[i + 1]!);
+    }
     res.end();
     return;
   }
 
-  // Without a length Node sends chunked encoding, which is what kube-apiserver
-  // does for watches and large lists.
-  res.flushHeaders();
   const reader = body.getReader();
   const onClose = () => {
     // Client gone: stop the producer (a watch would otherwise run until its timeout).
     reader.cancel().catch(() => {});
   };
-  res.once('close', onClose);
+  let listening = false;
+  const listen = () => {
+    if (listening) return;
+    listening = true;
+    res.once('close', onClose);
+  };
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (res.destroyed) return;
-      if (value && value.byteLength > 0 && !res.write(value)) {
-        await new Promise<void>((resolve) => {
-          const resume = () => {
-            res.off('drain', resume);
-            res.off('close', resume);
-            resolve();
-          };
-          res.once('drain', resume);
-          res.once('close', resume);
-        });
+    // Buffer as Go does, while the body keeps producing at once.
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    let pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
+    while (!streamed) {
+      const result = await readNow(reader);
+      if ('later' in result) {
+        pending = result.later;
+        break;
       }
+      if (result.done) {
+        if (hasLength || size > BUFFER_BEFORE_CHUNKING) break;
+        // Complete: headers and body in one write.
+        res.writeHead(response.status, [...head, 'content-length', String(size)]);
+        res.end(size === 0 ? undefined : concat(chunks, size));
+        return;
+      }
+      if (result.value && result.value.byteLength > 0) {
+        chunks.push(result.value);
+        size += result.value.byteLength;
+        if (size > BUFFER_BEFORE_CHUNKING) break;
+      }
+    }
+
+    // Chunked (or the core's own Content-Length): what is buffered goes with the headers.
+    res.writeHead(response.status, head);
+    if (chunks.length === 0) res.flushHeaders();
+    for (const chunk of chunks) res.write(chunk);
+    chunks.length = 0;
+    for (;;) {
+      if (res.destroyed) {
+        onClose();
+        return;
+      }
+      if (res.writableLength > WRITE_WINDOW) {
+        listen();
+        await drained(res);
+        continue;
+      }
+      let result: ReadableStreamReadResult<Uint8Array>;
+      if (pending) {
+        listen();
+        result = await pending;
+        pending = undefined;
+      } else {
+        const read = reader.read();
+        listen();
+        result = await read;
+      }
+      if (result.done) break;
+      if (res.destroyed) {
+        onClose();
+        return;
+      }
+      // node:http corks the socket until the next tick: chunks produced together leave in one write.
+      if (result.value && result.value.byteLength > 0) res.write(result.value);
     }
     if (!res.destroyed) res.end();
   } catch (error) {
-    // The body failed mid-way: the status line is already sent, so all that
-    // is left is to cut the connection, as Go's net/http does on a handler panic.
+    // The body failed mid-way: all that is left is to cut the connection, as
+    // Go's net/http does on a handler panic (status line sent or not).
     res.destroy(error instanceof Error ? error : new Error(String(error)));
   } finally {
-    res.off('close', onClose);
+    if (listening) res.off('close', onClose);
   }
 }
 
@@ -127,25 +233,31 @@ function internalErrorBody(error: unknown): string {
 }
 
 /** A node:http request listener that serves every request with `handler`. */
-export function createRequestListener(handler: FetchHandler): (req: IncomingMessage, res: ServerResponse) => void {
+export function createRequestListener(
+  handler: FetchHandler,
+  streamed: (request: Request) => boolean = () => false,
+): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    const controller = new AbortController();
-    res.once('close', () => {
-      if (!res.writableFinished) controller.abort(new Error('client disconnected'));
-    });
-    req.socket.setNoDelay(true);
     const method = (req.method ?? 'GET').toUpperCase();
     void (async () => {
+      let request: Request;
       let response: Response;
       try {
-        response = await handler(toFetchRequest(req, controller.signal), req);
+        request = toFetchRequest(req, res);
+        response = await handler(request, req);
       } catch (error) {
         if (res.headersSent || res.destroyed) return;
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(internalErrorBody(error));
         return;
       }
-      await writeFetchResponse(res, response, method);
+      let stream = false;
+      try {
+        stream = streamed(request);
+      } catch {
+        // An unparsable URL: the core has answered it already, as anything else.
+      }
+      await writeFetchResponse(res, response, method, stream);
     })();
   };
 }
@@ -172,6 +284,12 @@ export interface NodeServerOptions {
   /** Default 127.0.0.1: the server is for this machine's kubectl. */
   readonly host?: string;
   readonly tls?: TlsOptions;
+  /**
+   * Requests whose responses are streams by nature (kube's watches): chunked
+   * from the first byte, headers sent before the body has anything, never a
+   * Content-Length even when the body ends at once.
+   */
+  readonly streamed?: (request: Request) => boolean;
 }
 
 export interface RunningNodeServer {
@@ -183,7 +301,7 @@ export interface RunningNodeServer {
 }
 
 export async function startNodeServer(options: NodeServerOptions): Promise<RunningNodeServer> {
-  const listener = createRequestListener(options.handler);
+  const listener = createRequestListener(options.handler, options.streamed);
   const server = options.tls
     ? https.createServer(
         {
@@ -198,6 +316,8 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
     : http.createServer(listener);
   // Watches are long responses; Node's request timeout only covers receiving the request, keep it.
   server.keepAliveTimeout = 65_000;
+  // Small responses (watch events) leave at once: no Nagle delay, set once per connection.
+  server.on('connection', (socket: Socket) => socket.setNoDelay(true));
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -17,6 +17,7 @@ import type { TLSSocket } from 'node:tls';
 import { watchConfigFiles, type ConfigWatcherOptions } from './config-file-watcher';
 import { auditLogFileFromFlags } from './audit-log-file';
 import { nodeAdmissionWebhookFetch } from './admission-webhook-fetch';
+import { parseRoute } from '../../core/api/route';
 
 /** kube-apiserver's default for --etcd-compaction-interval. */
 export const DEFAULT_RETENTION_MS = 5 * 60_000;
@@ -70,6 +71,20 @@ export async function waitUntilReady(apiServer: ApiServer, timeoutMs = 10_000): 
   }
 }
 
+/**
+ * Whether a request is a watch, by the core's own routing: its response is a
+ * stream however short, sent chunked with its headers first (kube's watch
+ * server flushes them before any event).
+ */
+export function isWatchRequest(request: Request): boolean {
+  const href = request.url;
+  // Most requests never mention it (not even percent-encoded): no routing for them.
+  if (!/watch/i.test(href) && !href.includes('%')) return false;
+  const url = new URL(href);
+  const route = parseRoute(request.method, url.pathname, url.searchParams);
+  return route.kind === 'resource' && route.verb === 'watch';
+}
+
 export async function startNodeHost(options: NodeHostOptions): Promise<NodeHost> {
   const flags = options.flags ?? {};
   const clock = options.clock ?? systemClock();
@@ -102,6 +117,7 @@ export async function startNodeHost(options: NodeHostOptions): Promise<NodeHost>
       if (incoming.socket.remoteAddress) attachRemoteAddress(request, incoming.socket.remoteAddress);
       return apiServer.handle(request);
     },
+    streamed: isWatchRequest,
     port: options.port,
     host: options.host,
     tls: options.tls,
