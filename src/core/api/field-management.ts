@@ -1,11 +1,11 @@
 // Managed fields on every write: who changed which field. The handlers call
-// the hook just before validation with the object to be stored and the
-// stored one; the server-side-apply machinery (src/core/fieldmanager) does
-// the bookkeeping.
+// the hook with the request's object, before mutating admission and the
+// kind's prepare hooks (decision 0260), and the stored one; the
+// server-side-apply machinery (src/core/fieldmanager) does the bookkeeping.
 
 import { rfc3339 } from '../clock';
-import { customResourceFieldManagerSchema } from '../crd';
-import { managerOrUserAgent, updateManagedFields, type FieldManagerSchema } from '../fieldmanager';
+import { customResourceFieldManagerSchema, isCustomResource } from '../crd';
+import { managerOrUserAgent, updateManagedFields, type FieldManagerSchema, type FieldPaths } from '../fieldmanager';
 import type { KubeObject } from '../kinds/types';
 import { getBuiltinSchemaTable } from '../schema/builtin-table';
 import type { ServerContext } from './context';
@@ -25,10 +25,32 @@ export function fieldManagerSchema(served: ServedResource): FieldManagerSchema {
 
 export type BeforeValidate = (obj: KubeObject, old: KubeObject | undefined) => void;
 
-/** Records the write's changes under `manager` (an Update entry). Updates never conflict. */
+/**
+ * The strategy's reset fields (GetResetFields) where the field manager's
+ * defaults do not know them: a custom resource with the status subresource
+ * resets `status` on the main resource and `spec` through /status. The
+ * manager runs before the strategy's prepare hooks (as in kube), so these
+ * must be left out of the request's ownership here.
+ */
+function customResourceResetFields(served: ServedResource, subresource: string): FieldPaths | undefined {
+  if (!isCustomResource(served)) return undefined;
+  const hasStatus = served.definition.subresources?.some((s) => s.name === 'status' && s.type === 'status');
+  if (!hasStatus) return [];
+  if (subresource === '') return [['status']];
+  if (subresource === 'status') return [['spec']];
+  return [];
+}
+
+/**
+ * Records the write's changes under `manager` (an Update entry). Updates never
+ * conflict. Handlers pass it as WriteOptions.managedFields: it runs on the
+ * request's object before mutating admission and the kind's prepare hooks.
+ */
 export function managedFieldsHook(ctx: ServerContext, served: ServedResource, manager: string, subresource: string): BeforeValidate {
+  const ignoredFields = customResourceResetFields(served, subresource);
   return (obj, old) => {
     const updated = updateManagedFields({
+      ...(ignoredFields ? { ignoredFields } : {}),
       live: old,
       updated: obj,
       manager,

@@ -11,6 +11,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test-support/api-harness';
 import { jsonPatch, registerWebhook, stubWebhooks, type WebhookStub } from './webhook-stub';
+import { createEstablished, cronTab, cronTabCrd } from '../../crd/tests/fixtures';
 
 let t: TestServer | undefined;
 let hooks: WebhookStub | undefined;
@@ -139,5 +140,29 @@ describe('managed fields of a write that admission mutates', () => {
     expect(res.headers.get('warning')).toBe(
       '299 - ".metadata.managedFields was in an invalid state after admission; this could be caused by an outdated mutating admission controller; please fix your requests: operation must be `Apply` or `Update`"',
     );
+  });
+
+  it('custom resources with the status subresource: status sent on create and spec sent to /status are not owned (the strategy resets them)', async () => {
+    t = await startTestServer();
+    const CRONTABS = '/apis/stable.example.com/v1/namespaces/default/crontabs';
+    await createEstablished(t, cronTabCrd(), CRONTABS);
+    const created = await t.post(`${CRONTABS}?fieldManager=creator`, { ...cronTab('c'), status: { phase: 'Sent' } });
+    expect(created.status).toBe(201);
+    expect(created.body.status).toBeUndefined();
+    const fields = (o: { metadata: { managedFields: { manager: string; subresource?: string; fieldsV1: unknown }[] } }) =>
+      o.metadata.managedFields.map((e) => [e.manager, e.subresource ?? '', e.fieldsV1]);
+    expect(fields(created.body)).toEqual([['creator', '', { 'f:spec': { '.': {}, 'f:cronSpec': {}, 'f:image': {}, 'f:replicas': {} } }]]);
+    const status = await t.put(`${CRONTABS}/c/status?fieldManager=reporter`, {
+      ...created.body,
+      metadata: { ...created.body.metadata, managedFields: undefined },
+      spec: { ...created.body.spec, image: 'changed' },
+      status: { phase: 'Running' },
+    });
+    expect(status.status).toBe(200);
+    expect(status.body.spec.image).toBe('my-cron-image');
+    expect(fields(status.body)).toEqual([
+      ['creator', '', { 'f:spec': { '.': {}, 'f:cronSpec': {}, 'f:image': {}, 'f:replicas': {} } }],
+      ['reporter', 'status', { 'f:status': { '.': {}, 'f:phase': {} } }],
+    ]);
   });
 });
