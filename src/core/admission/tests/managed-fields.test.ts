@@ -165,4 +165,34 @@ describe('managed fields of a write that admission mutates', () => {
       ['reporter', 'status', { 'f:status': { '.': {}, 'f:phase': {} } }],
     ]);
   });
+
+  it('kubectl scale on a Deployment: the scale manager takes .spec.replicas from the creator (kube\'s ScaleHandler; a new scale entry has no time)', async () => {
+    t = await startTestServer();
+    const DEPLOYMENTS = '/apis/apps/v1/namespaces/default/deployments';
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd' },
+      spec: { replicas: 1, selector: { matchLabels: { app: 'd' } }, template: { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    };
+    expect((await t.post(`${DEPLOYMENTS}?fieldManager=kubectl-create`, deployment)).status).toBe(201);
+    const scaled = await t.patch(`${DEPLOYMENTS}/d/scale?fieldManager=kubectl-scale`, { spec: { replicas: 3 } }, 'application/merge-patch+json');
+    expect(scaled.status).toBe(200);
+    const got = (await t.get(`${DEPLOYMENTS}/d`)).body;
+    expect(got.spec.replicas).toBe(3);
+    const entries = got.metadata.managedFields as { manager: string; time?: string; subresource?: string; fieldsV1: { 'f:spec'?: Record<string, unknown> } }[];
+    const creator = entries.find((e) => e.manager === 'kubectl-create')!;
+    expect(creator.fieldsV1['f:spec']?.['f:replicas']).toBeUndefined();
+    expect(creator.fieldsV1['f:spec']?.['f:selector']).toEqual({});
+    expect(entries.find((e) => e.manager === 'kubectl-scale')).toEqual({
+      manager: 'kubectl-scale',
+      operation: 'Update',
+      apiVersion: 'apps/v1',
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:spec': { 'f:replicas': {} } },
+      subresource: 'scale',
+    });
+    // The Scale itself carries no managed fields.
+    expect(scaled.body.metadata.managedFields).toBeUndefined();
+  });
 });

@@ -4,7 +4,10 @@
 // Admission sees an UPDATE of <resource>/scale whose objects are Scales (kube's
 // ScaleREST): mutating plugins change the new Scale before its replicas are
 // written to the parent, validating ones see the parent's before and after as
-// Scales.
+// Scales. Managed fields go through the Scale as kube's ScaleHandler takes
+// them: the owners of the parent's replicas become the Scale's, the field
+// manager records the write on the Scales, and the result is folded back into
+// the parent's entries (a new scale manager's entry has no time, as in kube).
 
 import { errors } from '../../errors/status';
 import { fieldErrors } from '../../errors/field-errors';
@@ -18,6 +21,9 @@ import { getObject, updateObject } from '../resource-store';
 import { objectResponse } from '../respond';
 import { parseWriteOptions } from '../write-options';
 import { scaleAdmission } from './scale-admission';
+import { rfc3339 } from '../../clock';
+import { scaleToParent, scaleToSubresource, SCALE_API_VERSION, updateManagedFields } from '../../fieldmanager';
+import { fieldManagerName } from '../field-management';
 import { applyPatchDetailed, patchTypeFromContentType } from '../../patch/apply-patch';
 import { getBuiltinSchemaTable } from '../../schema/builtin-table';
 
@@ -98,6 +104,9 @@ export async function handleScale(ctx: ServerContext, scope: RequestScope, sub: 
   if (patchKind === 'apply') throw errors.unsupportedMediaType('application/apply-patch+yaml', []);
   const scaleSchema = { node: { ref: 'io.k8s.api.autoscaling.v1.Scale' }, table: getBuiltinSchemaTable() };
   const admission = scaleAdmission(ctx, scope, sub, options, method === 'PUT' ? 'UpdateOptions' : 'PatchOptions', (obj) => toScale(obj, sub));
+  const manager = fieldManagerName(options.fieldManager, scope.userAgent);
+  // The parent's replicas path in the served version (kube's replicasPathInDeployment & co).
+  const mappings = { [served.apiVersion]: pathParts(specPath) };
   const result = await updateObject(
     ctx,
     served,
@@ -108,10 +117,26 @@ export async function handleScale(ctx: ServerContext, scope: RequestScope, sub: 
       transform: async (current) => {
         if (!current) throw errors.notFound(served.groupResource, route.name);
         const currentScale = toScale(current, sub);
-        const scale =
+        const scaleEntries = scaleToSubresource(current.metadata?.managedFields, mappings);
+        if (scaleEntries) currentScale.metadata = { ...currentScale.metadata, managedFields: scaleEntries };
+        const scale: KubeObject =
           patchKind !== undefined
-            ? applyPatchDetailed(patchKind, cloneObject(currentScale), patchBody, scaleSchema).object
-            : cloneObject(putBody!);
+            ? (applyPatchDetailed(patchKind, cloneObject(currentScale), patchBody, scaleSchema).object as KubeObject)
+            : (cloneObject(putBody!) as KubeObject);
+        // kube's update transformers on the Scale: the field manager, then mutating admission.
+        const tracked = updateManagedFields({
+          live: currentScale,
+          updated: scale,
+          manager,
+          apiVersion: SCALE_API_VERSION,
+          kind: 'Scale',
+          subresource: 'scale',
+          now: rfc3339(ctx.clock.now()),
+          schema: { root: scaleSchema.node, table: scaleSchema.table },
+        });
+        scale.metadata = { ...(scale.metadata ?? {}) };
+        if (tracked.metadata?.managedFields) scale.metadata.managedFields = tracked.metadata.managedFields;
+        else delete scale.metadata.managedFields;
         await admission.run.mutate(scale, currentScale);
         const replicas = (scale['spec'] as { replicas?: unknown } | undefined)?.replicas ?? 0;
         if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
@@ -121,6 +146,10 @@ export async function handleScale(ctx: ServerContext, scope: RequestScope, sub: 
         }
         const next = cloneObject(current) as Record<string, unknown>;
         writePath(next, specPath, replicas);
+        const parentEntries = scaleToParent(current.metadata?.managedFields, scale.metadata?.managedFields, served.apiVersion, mappings);
+        const nextMeta = next['metadata'] as Record<string, unknown>;
+        if (parentEntries) nextMeta['managedFields'] = parentEntries;
+        else delete nextMeta['managedFields'];
         const rv = (scale['metadata'] as { resourceVersion?: string } | undefined)?.resourceVersion;
         // A PUT names the version it read (409 when stale); a patch applies to the version it was computed on.
         (next['metadata'] as Record<string, unknown>)['resourceVersion'] = patchKind !== undefined ? current.metadata?.resourceVersion : rv;
