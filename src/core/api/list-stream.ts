@@ -73,3 +73,34 @@ export function streamJsonList(head: string, items: readonly KeyValue[], tail: s
     { highWaterMark: CHUNKS_AHEAD },
   );
 }
+
+/**
+ * A body made of ready byte parts (a protobuf list: envelope head, each
+ * item's field header and bytes, tail), sent in the same 64 KiB chunks with
+ * the same read-ahead as streamJsonList.
+ */
+export function streamByteParts(parts: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+  let part = 0;
+  let offset = 0;
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        const chunk = new Uint8Array(CHUNK_BYTES);
+        let filled = 0;
+        while (part < parts.length && filled < CHUNK_BYTES) {
+          const bytes = parts[part]!;
+          const n = Math.min(bytes.byteLength - offset, CHUNK_BYTES - filled);
+          chunk.set(bytes.subarray(offset, offset + n), filled);
+          filled += n;
+          offset += n;
+          if (offset < bytes.byteLength) break;
+          part++;
+          offset = 0;
+        }
+        if (filled > 0) controller.enqueue(filled === CHUNK_BYTES ? chunk : chunk.subarray(0, filled));
+        if (part >= parts.length) controller.close();
+      },
+    },
+    { highWaterMark: CHUNKS_AHEAD },
+  );
+}

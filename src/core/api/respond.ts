@@ -2,9 +2,12 @@
 
 import { errors, isStatusError, StatusError } from '../errors/status';
 import { CompactedError, FutureRevisionError, PersistenceError } from '../storage/types';
-import { encodeOutput, type OutputFormat } from './media';
+import { canServeProtobuf, encodeKubernetesProtobuf, ProtoEncodeError } from '../protobuf';
+import { encodeOutput, withoutProtobuf, type OutputFormat } from './media';
 
 const JSON_FORMAT: OutputFormat = { contentType: 'application/json', encoding: 'json', pretty: false };
+/** What kube writes when even the error's negotiation fails (WriteRawJSON: indented JSON). */
+const RAW_JSON_FORMAT: OutputFormat = { contentType: 'application/json', encoding: 'json', pretty: true };
 
 /** Headers every API response carries (kube-apiserver sends these two on all of them). */
 function baseHeaders(contentType: string): Record<string, string> {
@@ -19,7 +22,43 @@ export function textResponse(body: string, status: number, contentType: string, 
   return new Response(body, { status, headers: { ...baseHeaders(contentType), ...extra } });
 }
 
+/** A binary body (protobuf), with the headers every API response carries. */
+export function bytesResponse(body: Uint8Array | ReadableStream<Uint8Array>, status: number, contentType: string, extra: Record<string, string> = {}): Response {
+  // The encoders' buffers are plain ArrayBuffers; the DOM typing of BodyInit asks for that explicitly.
+  const init = body instanceof Uint8Array ? (body as Uint8Array<ArrayBuffer>) : body;
+  return new Response(init, { status, headers: { ...baseHeaders(contentType), ...extra } });
+}
+
+/**
+ * The protobuf bytes of an object that has a protobuf form (its apiVersion
+ * and kind name a built-in message), else undefined. A value that does not
+ * fit its message is not sent as wrong bytes: the caller falls back.
+ */
+function protobufBytes(value: unknown): Uint8Array | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const obj = value as Record<string, unknown>;
+  const apiVersion = obj['apiVersion'];
+  const kind = obj['kind'];
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string' || !canServeProtobuf(apiVersion, kind)) return undefined;
+  try {
+    return encodeKubernetesProtobuf(obj);
+  } catch (err) {
+    if (err instanceof ProtoEncodeError) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * An object in the negotiated format. In protobuf when the object has a
+ * protobuf form; otherwise the client's next acceptable type, or kube's 406
+ * when protobuf was the only one (thrown: the caller's error path writes it).
+ */
 export function objectResponse(value: unknown, status: number, format: OutputFormat, extra: Record<string, string> = {}): Response {
+  if (format.encoding === 'protobuf') {
+    const bytes = protobufBytes(value);
+    if (bytes) return bytesResponse(bytes, status, format.contentType, extra);
+    format = withoutProtobuf(format);
+  }
   return textResponse(encodeOutput(value, format), status, format.contentType, extra);
 }
 
@@ -38,9 +77,15 @@ export function toStatusError(err: unknown): StatusError {
   return errors.internal(err);
 }
 
+/**
+ * A Status in the request's format (ErrorNegotiated): protobuf when the
+ * client's first acceptable type is protobuf, whatever the resource (kube
+ * encodes Status in protobuf for custom resources too); a format with a
+ * transform (Table, PartialObjectMetadata) is negotiated again without it.
+ */
 export function errorResponse(err: unknown, format: OutputFormat = JSON_FORMAT, extra: Record<string, string> = {}): Response {
   const statusError = toStatusError(err);
-  const safeFormat = format.as ? JSON_FORMAT : format;
+  const safeFormat = format.as ? (format.errorFormat ?? RAW_JSON_FORMAT) : format;
   return objectResponse(statusError.status, statusError.code, safeFormat, { ...statusError.headers, ...extra });
 }
 

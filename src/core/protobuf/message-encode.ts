@@ -100,7 +100,12 @@ function timeSeconds(v: unknown, what: string): { seconds: number; nanos: number
   return t;
 }
 
-const jsonBytes = (v: unknown) => utf8.encode(JSON.stringify(v));
+/**
+ * Embedded JSON (RawExtension, FieldsV1, apiextensions JSON) as the bytes a
+ * Go client sends and kube stores verbatim: compact, with encoding/json's
+ * HTML-safe escapes (json-iterator's too, for managedFields).
+ */
+const jsonBytes = (v: unknown) => utf8.encode(JSON.stringify(v).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 
 /** The wire form of a special message's JSON value. */
 function encodeSpecial(message: ProtoMessage, v: unknown): Uint8Array {

@@ -4,7 +4,7 @@
 // stored, in JSON or protobuf as the client sends them.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeKubernetesProtobuf } from '../../protobuf';
+import { decodeKubernetesProtobuf, encodeKubernetesProtobuf } from '../../protobuf';
 import type { TestServer } from '../../../test-support/api-harness';
 import { bearer, rbac, RBAC_API, secureCluster, USERS } from './test-cluster';
 
@@ -36,7 +36,7 @@ describe('access reviews', () => {
     expect(path.body.status.allowed).toBe(true);
   });
 
-  it('a protobuf body is understood (kubectl sends protobuf); the answer falls back to JSON, which this server produces', async () => {
+  it('a protobuf body is understood (kubectl sends protobuf); the answer is protobuf, as kubectl asks first (decision 0280)', async () => {
     const body = encodeKubernetesProtobuf(ssar({ namespace: 'team', verb: 'get', resource: 'configmaps' }), 'authorization.k8s.io/v1', 'SelfSubjectAccessReview');
     const res = await ts.server.handle(
       new Request(`http://kubetab.test${AUTHZ}/selfsubjectaccessreviews`, {
@@ -46,8 +46,8 @@ describe('access reviews', () => {
       }),
     );
     expect(res.status).toBe(201);
-    expect(res.headers.get('content-type')).toBe('application/json');
-    const answer = (await res.json()) as { spec: { resourceAttributes: { verb: string } }; status: { allowed: boolean } };
+    expect(res.headers.get('content-type')).toBe('application/vnd.kubernetes.protobuf');
+    const answer = decodeKubernetesProtobuf(new Uint8Array(await res.arrayBuffer())).object as { spec: { resourceAttributes: { verb: string } }; status: { allowed: boolean } };
     expect(answer.spec.resourceAttributes.verb).toBe('get');
     expect(answer.status.allowed).toBe(true);
   });

@@ -12,10 +12,13 @@ import { buildPredicate, type Predicate } from '../predicate';
 import { decode, getObject, prefixFor, storedTextIsServed, toRequestVersion } from '../resource-store';
 import { spliceTypeMeta } from '../object-codec';
 import { isCustomResource } from '../../crd';
-import { objectResponse, rawJsonResponse, textResponse } from '../respond';
+import { bytesResponse, objectResponse, rawJsonResponse, textResponse } from '../respond';
 import { listToTable, objectToTable, partialObjectMetadata, partialObjectMetadataList } from '../table';
 import { waitForRevision } from '../wait-for-revision';
-import { streamJsonList } from '../list-stream';
+import { streamByteParts, streamJsonList } from '../list-stream';
+import { withoutProtobuf, type OutputFormat } from '../media';
+import { canServeProtobuf, encodeProtobufItem, protobufListParts } from '../../protobuf';
+import type { ServedResource } from '../registry';
 
 /** How long a read for a future resourceVersion waits before 504 (kube's watch cache waits 3 s). */
 const FUTURE_RV_WAIT_MS = 3000;
@@ -27,8 +30,46 @@ async function ensureFresh(ctx: ServerContext, revision: number): Promise<void> 
   }
 }
 
+/**
+ * Whether a resource is answered in protobuf: built-in kinds, as kube's
+ * endpoints list it; custom resources have no protobuf form (kube leaves it
+ * out of their StandardSerializers), nor do kinds KubeTab refuses.
+ */
+export function servesProtobuf(served: ServedResource): boolean {
+  return (
+    !isCustomResource(served) &&
+    canServeProtobuf(served.apiVersion, served.definition.kind) &&
+    canServeProtobuf(served.apiVersion, served.definition.listKind)
+  );
+}
+
+/**
+ * The scope's format for this resource: protobuf falls through to the
+ * client's next acceptable type (or 406) when the resource has none.
+ * Transforms (PartialObjectMetadata) are meta.k8s.io kinds with their own
+ * protobuf form, for custom resources too.
+ */
+export function resourceOutput(scope: RequestScope): OutputFormat {
+  const { output, served } = scope;
+  if (output.encoding !== 'protobuf' || output.as || servesProtobuf(served)) return output;
+  return withoutProtobuf(output);
+}
+
+/** An item's protobuf message bytes, kept beside the stored value like its JSON bytes (list-stream.ts). */
+const protobufItems = new WeakMap<KeyValue, { apiVersion: string; bytes: Uint8Array }>();
+
+function protobufItemBytes(ctx: ServerContext, served: ServedResource, kv: KeyValue): Uint8Array {
+  const kept = protobufItems.get(kv);
+  if (kept && kept.apiVersion === served.apiVersion) return kept.bytes;
+  const object = toRequestVersion(served, decode(ctx, served, kv));
+  const bytes = encodeProtobufItem(served.apiVersion, served.definition.kind, object as Record<string, unknown>);
+  protobufItems.set(kv, { apiVersion: served.apiVersion, bytes });
+  return bytes;
+}
+
 export async function handleGet(ctx: ServerContext, scope: RequestScope): Promise<Response> {
-  const { route, served, query, output } = scope;
+  const { route, served, query } = scope;
+  const output = resourceOutput(scope);
   const rv = query.get('resourceVersion');
   if (rv && rv !== '0') await ensureFresh(ctx, parseResourceVersion(rv));
   const { kv, object } = await getObject(ctx, served, route.namespace, route.name);
@@ -97,7 +138,8 @@ export async function readList(ctx: ServerContext, scope: RequestScope, predicat
 }
 
 export async function handleList(ctx: ServerContext, scope: RequestScope): Promise<Response> {
-  const { served, output, query } = scope;
+  const { served, query } = scope;
+  const output = resourceOutput(scope);
   const predicate = buildPredicate(scope);
   const result = await readList(ctx, scope, predicate);
   const listMeta: { resourceVersion: string; continue?: string; remainingItemCount?: number } = { resourceVersion: String(result.revision) };
@@ -111,6 +153,13 @@ export async function handleList(ctx: ServerContext, scope: RequestScope): Promi
   if (output.as === 'Table') return objectResponse(listToTable(served, objects(), listMeta, query, ctx.clock.now()), 200, output);
   if (output.as === 'PartialObjectMetadataList') return objectResponse(partialObjectMetadataList(objects(), listMeta, output.asVersion!), 200, output);
   if (output.as) throw errors.notAcceptable(['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
+  if (output.encoding === 'protobuf') {
+    // Every item encoded (or taken from its kept bytes) before the first byte leaves, so a
+    // corrupt record is a Status, not a broken stream; then the list streams in chunks.
+    const items = result.items.map((kv) => protobufItemBytes(ctx, served, kv));
+    const parts = protobufListParts(served.apiVersion, served.definition.listKind, listMeta, items);
+    return bytesResponse(streamByteParts(parts), 200, output.contentType);
+  }
   if (output.encoding === 'json' && !output.pretty && !needsConversion) {
     // Stored text is already the response's item encoding: stream it in chunks instead of building one string.
     for (const kv of result.items) decode(ctx, served, kv); // surfaces corrupt records as StorageReadError before streaming

@@ -1,4 +1,7 @@
-// watch: a streamed response of newline-delimited JSON events.
+// watch: a streamed response of events — newline-delimited JSON, or in
+// application/vnd.kubernetes.protobuf;stream=watch length-prefixed frames of
+// metav1.WatchEvent whose object is the enveloped protobuf object (kube's
+// protobuf stream serializer); custom resources fall back to JSON.
 //
 // Start semantics (the specification's watch table): resourceVersion unset or
 // "0" → synthetic ADDED events for the current state, then every change;
@@ -18,7 +21,9 @@ import { buildPredicate, type Predicate } from '../predicate';
 import { parseListOptions, parseResourceVersion, validateListOptions } from '../read-options';
 import { decode, keyFor, prefixFor, toRequestVersion } from '../resource-store';
 import { errorResponse, toStatusError } from '../respond';
-import { objectToTable } from '../table';
+import { objectToTable, partialObjectMetadata } from '../table';
+import { encodeProtobufWatchEvent } from '../../protobuf';
+import { resourceOutput } from './read';
 import { waitForRevision } from '../wait-for-revision';
 
 type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
@@ -34,7 +39,10 @@ function randomTimeoutSeconds(ctx: ServerContext): number {
 }
 
 export async function handleWatch(ctx: ServerContext, scope: RequestScope): Promise<Response> {
-  const { served, route, query, output, request } = scope;
+  const { served, route, query, request } = scope;
+  // Negotiated before anything else, as kube's handler does: 406 for protobuf alone on a custom resource.
+  const output = resourceOutput(scope);
+  const protobuf = output.encoding === 'protobuf';
   const options = parseListOptions(query, true);
   validateListOptions(options, ctx.featureGates.enabled('WatchList'));
   const predicate: Predicate = buildPredicate(scope);
@@ -67,13 +75,17 @@ export async function handleWatch(ctx: ServerContext, scope: RequestScope): Prom
       firstTableEvent = false;
       return table;
     }
+    // kube's watch turns each event's object into the PartialObjectMetadata asked for.
+    if (output.as === 'PartialObjectMetadata') return partialObjectMetadata(shown, output.asVersion ?? 'v1');
     return shown;
   };
-  const frame = (type: EventType, object: unknown): Uint8Array => encoder.encode(`${JSON.stringify({ type, object })}\n`);
+  const frame = (type: EventType, object: unknown): Uint8Array =>
+    protobuf ? encodeProtobufWatchEvent(type, object as Record<string, unknown>) : encoder.encode(`${JSON.stringify({ type, object })}\n`);
   const bookmarkObject = (revision: number, annotations?: Record<string, string>): KubeObject => {
     const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
     if (annotations) metadata['annotations'] = annotations;
-    return { kind: served.definition.kind, apiVersion: served.apiVersion, metadata };
+    const bookmark: KubeObject = { kind: served.definition.kind, apiVersion: served.apiVersion, metadata };
+    return output.as === 'PartialObjectMetadata' ? partialObjectMetadata(bookmark, output.asVersion ?? 'v1') : bookmark;
   };
 
   let handle: WatchHandle | undefined;
@@ -160,12 +172,12 @@ export async function handleWatch(ctx: ServerContext, scope: RequestScope): Prom
     if (err instanceof CompactedError) {
       // kube answers 200 and sends the 410 as the stream's only event.
       const status = errors.expired(`too old resource version: ${requested ?? startRevision} (${err.compacted})`).status;
-      return new Response(`${JSON.stringify({ type: 'ERROR', object: status })}\n`, {
+      return new Response(frame('ERROR', status) as Uint8Array<ArrayBuffer>, {
         status: 200,
-        headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'X-Kubetab-Server': 'core' },
+        headers: { 'Content-Type': protobuf ? output.contentType : 'application/json', 'Cache-Control': 'no-cache, private', 'X-Kubetab-Server': 'core' },
       });
     }
-    return errorResponse(err);
+    return errorResponse(err, output);
   }
 
   const stream = new ReadableStream<Uint8Array>({
@@ -210,7 +222,11 @@ export async function handleWatch(ctx: ServerContext, scope: RequestScope): Prom
   });
   request.signal?.addEventListener('abort', () => close(), { once: true });
 
-  const contentType = output.as === 'Table' ? `application/json;as=Table;v=${output.asVersion ?? 'v1'};g=meta.k8s.io` : 'application/json';
+  const contentType = protobuf
+    ? output.contentType
+    : output.as === 'Table'
+      ? `application/json;as=Table;v=${output.asVersion ?? 'v1'};g=meta.k8s.io`
+      : 'application/json';
   return new Response(stream, {
     status: 200,
     headers: { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'X-Kubetab-Server': 'core' },

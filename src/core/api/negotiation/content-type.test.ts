@@ -63,8 +63,9 @@ describe('create/update body decoder (NegotiateInputSerializer)', () => {
     }
   });
 
-  it('protobuf bodies are listed but KubeTab cannot decode them: 415', () => {
-    expect(statusOf(() => negotiateInputSerializer('application/vnd.kubernetes.protobuf', OFFERS)).code).toBe(415);
+  it('protobuf bodies are accepted (src/core/protobuf decodes them), unless protobuf is not servable: 415', () => {
+    expect(negotiateInputSerializer('application/vnd.kubernetes.protobuf', OFFERS).mediaType).toBe('application/vnd.kubernetes.protobuf');
+    expect(statusOf(() => negotiateInputSerializer('application/vnd.kubernetes.protobuf', supportedMediaTypes({ protobufServable: false }))).code).toBe(415);
   });
 
   it('a streaming body lists the stream media types', () => {

@@ -64,16 +64,46 @@ describe('choosing the response encoding', () => {
     expect(out.serializer.mediaType).toBe('application/yaml');
   });
 
-  it('kubectl and client-go ask for protobuf with a JSON fallback: KubeTab answers JSON', () => {
-    expect(negotiate('application/vnd.kubernetes.protobuf, */*').contentType).toBe('application/json');
-    expect(negotiate('application/vnd.kubernetes.protobuf,application/json').contentType).toBe('application/json');
+  it('kubectl and client-go ask for protobuf with a JSON fallback: protobuf, the first acceptable', () => {
+    expect(negotiate('application/vnd.kubernetes.protobuf, */*').contentType).toBe('application/vnd.kubernetes.protobuf');
+    expect(negotiate('application/vnd.kubernetes.protobuf,application/json').contentType).toBe('application/vnd.kubernetes.protobuf');
+    expect(negotiate('application/vnd.kubernetes.protobuf').contentType).toBe('application/vnd.kubernetes.protobuf');
   });
 
-  it('protobuf alone is a 406 with kube\'s list (protobuf is listed, as kube lists it)', () => {
-    const err = statusOf(() => negotiate('application/vnd.kubernetes.protobuf'));
+  it('the client\'s order decides, after q: JSON first stays JSON, a higher q wins', () => {
+    expect(negotiate('application/json, application/vnd.kubernetes.protobuf').contentType).toBe('application/json');
+    expect(negotiate('application/json;q=0.5, application/vnd.kubernetes.protobuf').contentType).toBe('application/vnd.kubernetes.protobuf');
+    expect(negotiate('application/vnd.kubernetes.protobuf;q=0.9, application/json').contentType).toBe('application/json');
+    // */* takes the first serializer in kube's order: JSON.
+    expect(negotiate('*/*').contentType).toBe('application/json');
+    // goautoneg's ordering puts a concrete type before */* even at a lower q: protobuf.
+    expect(negotiate('*/*, application/vnd.kubernetes.protobuf;q=0.8').contentType).toBe('application/vnd.kubernetes.protobuf');
+    expect(negotiate('application/*').contentType).toBe('application/json');
+  });
+
+  it('protobuf not servable (a custom resource\'s endpoint) falls through, and alone is a 406 listing protobuf', () => {
+    const noProtobuf = supportedMediaTypes({ protobufServable: false });
+    const out = negotiateResponse('application/vnd.kubernetes.protobuf, application/json', noProtobuf, { restrictions: RESOURCE });
+    expect(out.contentType).toBe('application/json');
+    const err = statusOf(() => negotiateResponse('application/vnd.kubernetes.protobuf', noProtobuf, { restrictions: RESOURCE }));
     expect(err.code).toBe(406);
     expect(err.status.reason).toBe('NotAcceptable');
     expect(err.status.message).toBe(NOT_ACCEPTABLE);
+  });
+
+  it('Table has no protobuf form in 1.32: a protobuf Table clause is skipped', () => {
+    expect(negotiate('application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io, application/json').contentType).toBe('application/json');
+    expect(statusOf(() => negotiate('application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io')).code).toBe(406);
+  });
+
+  it('PartialObjectMetadata may be protobuf (any media type), sent as application/vnd.kubernetes.protobuf', () => {
+    const out = negotiate('application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json');
+    expect(out.contentType).toBe('application/vnd.kubernetes.protobuf');
+    expect(out.options.convert).toEqual({ group: 'meta.k8s.io', version: 'v1', kind: 'PartialObjectMetadata' });
+  });
+
+  it('a watch in protobuf streams application/vnd.kubernetes.protobuf;stream=watch', () => {
+    expect(negotiate('application/vnd.kubernetes.protobuf, application/json', {}, true).contentType).toBe('application/vnd.kubernetes.protobuf;stream=watch');
   });
 
   it('an unknown media type is a 406', () => {
@@ -236,8 +266,12 @@ describe('encoding of error responses', () => {
     });
   });
 
+  it('a protobuf client gets its error in protobuf', () => {
+    expect(negotiateErrorOutput({ accept: 'application/vnd.kubernetes.protobuf' }, OFFERS)).toMatchObject({ contentType: 'application/vnd.kubernetes.protobuf', pretty: false });
+  });
+
   it('when nothing fits (the 406 itself), the Status is indented JSON', () => {
-    expect(negotiateErrorOutput({ accept: 'application/vnd.kubernetes.protobuf' }, OFFERS)).toEqual({ contentType: 'application/json', pretty: true });
+    expect(negotiateErrorOutput({ accept: 'text/html' }, OFFERS)).toEqual({ contentType: 'application/json', pretty: true });
     expect(negotiateErrorOutput({ accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' }, OFFERS)).toEqual({ contentType: 'application/json', pretty: true });
   });
 

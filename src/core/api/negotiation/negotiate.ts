@@ -5,8 +5,9 @@
 //   order; a serializer matches `type/subtype`, `type/*` or `*/*`; the first
 //   match whose parameters the endpoint allows wins;
 // - nothing fits: 406 NotAcceptable listing the serializers' media types.
-// KubeTab skips serializers it cannot produce (protobuf), so a clause for
-// them falls through to the client's next alternative.
+// KubeTab skips serializers marked not servable (CBOR without its encoder,
+// protobuf for what has no protobuf form), so a clause for them falls
+// through to the client's next alternative.
 
 import { errors } from '../../errors/status';
 import { parseAccept } from './accept';

@@ -5,10 +5,12 @@
 // CBORServingAndStorage gate is on. JSON and protobuf (and CBOR) can stream
 // a watch; YAML cannot.
 //
-// KubeTab does not produce protobuf. It is still listed, so the 406/415
-// messages read exactly as kube's, but it is never chosen: a client that
-// asks for protobuf with a JSON fallback (kubectl, client-go) gets JSON.
-// See docs/decisions/0060-protobuf-listed-not-served.md.
+// KubeTab serves protobuf for the built-in kinds (src/core/protobuf). An
+// endpoint or object without a protobuf form (custom resources, as kube's
+// StandardSerializers leave it out) negotiates again with protobuf marked
+// not servable: still listed, so the 406/415 messages read as kube's, but a
+// protobuf clause falls through to the client's next alternative. See
+// docs/decisions/0280-protobuf-responses.md.
 
 export interface SerializerInfo {
   /** e.g. "application/json". */
@@ -36,18 +38,25 @@ function info(mediaType: string, streaming: boolean, pretty: boolean, servable: 
 
 const JSON_INFO = info(CONTENT_TYPE_JSON, true, true, true);
 const YAML_INFO = info(CONTENT_TYPE_YAML, false, false, true);
-const PROTOBUF_INFO = info(CONTENT_TYPE_PROTOBUF, true, false, false);
+const PROTOBUF_INFO = info(CONTENT_TYPE_PROTOBUF, true, false, true);
+const PROTOBUF_UNSERVED = info(CONTENT_TYPE_PROTOBUF, true, false, false);
 
 export interface SerializerOptions {
   /** The CBORServingAndStorage feature gate (alpha, off by default in 1.32). */
   readonly cbor?: boolean;
   /** Whether KubeTab can serve CBOR (encoder wired); listed either way when the gate is on. */
   readonly cborServable?: boolean;
+  /**
+   * Whether protobuf may be chosen (default true). False for what has no
+   * protobuf form: custom resources (kube leaves protobuf out of their
+   * StandardSerializers) and objects KubeTab cannot encode exactly.
+   */
+  readonly protobufServable?: boolean;
 }
 
 /** The serializers of a resource or discovery endpoint, in kube's order. */
 export function supportedMediaTypes(options: SerializerOptions = {}): SerializerInfo[] {
-  const list = [JSON_INFO, YAML_INFO, PROTOBUF_INFO];
+  const list = [JSON_INFO, YAML_INFO, options.protobufServable === false ? PROTOBUF_UNSERVED : PROTOBUF_INFO];
   if (options.cbor) list.push(info(CONTENT_TYPE_CBOR, true, false, options.cborServable ?? false));
   return list;
 }

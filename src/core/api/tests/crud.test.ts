@@ -166,11 +166,11 @@ describe('get', () => {
     expect(res.body.message).toBe('only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf');
   });
 
-  it('falls back from protobuf to JSON as kubectl asks', async () => {
+  it('answers protobuf when kubectl asks for it first (protobuf responses: protobuf-responses.test.ts)', async () => {
     await t.post(CM, cm('a'));
     const res = await t.get(`${CM}/a`, { Accept: 'application/vnd.kubernetes.protobuf,application/json' });
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.headers.get('content-type')).toBe('application/vnd.kubernetes.protobuf');
   });
 
   it('a resourceVersion the server has not reached waits, then 504 with Retry-After', async () => {
