@@ -10,7 +10,9 @@ import {
   DISCOVERY_ENDPOINT_RESTRICTIONS,
   encodeJson as goEncodeJson,
   encodeYaml as goEncodeYaml,
+  isAggregatedDiscoveryGVK,
   negotiateErrorOutput,
+  negotiateMediaTypeOptions,
   negotiateResponse,
   resourceEndpointRestrictions,
   supportedMediaTypes,
@@ -75,8 +77,15 @@ function encodingOf(mediaType: string): OutputFormat['encoding'] {
 }
 
 function negotiateWith(request: OutputRequest, offers: OutputOffers, protobufServable: boolean): OutputFormat {
-  const negotiated = negotiateResponse(request, supportedMediaTypes({ cbor: false, protobufServable }), {
-    restrictions: restrictionsFor(offers),
+  const serializers = supportedMediaTypes({ cbor: false, protobufServable });
+  let restrictions = restrictionsFor(offers);
+  // /api and /apis (WrapAggregatedDiscoveryToHandler): the aggregated document when a clause asks for
+  // it, otherwise the legacy document, negotiated with no transform allowed (`application/json` is fine).
+  if (offers.aggregatedDiscovery && !isAggregatedDiscoveryGVK(negotiateMediaTypeOptions(request.accept, serializers, restrictions)?.convert)) {
+    restrictions = DEFAULT_ENDPOINT_RESTRICTIONS;
+  }
+  const negotiated = negotiateResponse(request, serializers, {
+    restrictions,
     watch: offers.watch,
     withGVKInContentType: offers.aggregatedDiscovery,
   });

@@ -311,3 +311,35 @@ describe('watch in protobuf', () => {
     expect(toObject(type(`${META}.Status`), env.raw)).toMatchObject({ status: 'Failure', reason: 'Expired', code: 410 });
   });
 });
+
+describe('discovery', () => {
+  it('/api and /apis: plain application/json (kubectl get --raw) is the legacy document, not a 406 (WrapAggregatedDiscoveryToHandler)', async () => {
+    for (const accept of ['application/json', 'application/json, */*']) {
+      const apis = await t.get('/apis', { Accept: accept });
+      expect(apis.status).toBe(200);
+      expect(apis.body.kind).toBe('APIGroupList');
+      expect((await t.get('/api', { Accept: accept })).body.kind).toBe('APIVersions');
+    }
+    const aggregated = await t.get('/apis', { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json' });
+    expect(aggregated.body.kind).toBe('APIGroupDiscoveryList');
+    expect(aggregated.headers.get('content-type')).toBe('application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
+    expect((await t.get('/apis', { Accept: 'text/html' })).status).toBe(406);
+  });
+
+  it('/apis/apps/v1 in protobuf: the APIResourceList (apiVersion v1), the same document as the JSON one', async () => {
+    const json = (await t.get('/apis/apps/v1')).body;
+    const res = await send(t, 'GET', '/apis/apps/v1', { Accept: 'application/vnd.kubernetes.protobuf, application/json' });
+    expect(res.headers.get('content-type')).toBe(PB);
+    const env = unwrap(res.bytes);
+    expect([env.apiVersion, env.kind]).toEqual(['v1', 'APIResourceList']);
+    expect(decodeKubernetesProtobuf(res.bytes).object).toEqual(json);
+  });
+
+  it('discovery documents KubeTab has no protobuf form for fall through to JSON (APIVersions, APIGroupList, APIGroup; /api/v1 has no apiVersion)', async () => {
+    for (const path of ['/apis', '/api', '/api/v1', '/apis/apps']) {
+      const res = await send(t, 'GET', path, { Accept: 'application/vnd.kubernetes.protobuf, application/json' });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/json');
+    }
+  });
+});
