@@ -139,21 +139,12 @@ export async function writeFetchResponse(res: ServerResponse, response: Response
   }
 
   const reader = body.getReader();
-  const onClose = () => {
-    // Client gone: stop the producer (a watch would otherwise run until its timeout).
-    reader.cancel().catch(() => {});
-  };
-  let listening = false;
-  const listen = () => {
-    if (listening) return;
-    listening = true;
-    res.once('close', onClose);
-  };
+  // Buffer as Go does, while the body keeps producing at once. No closures on
+  // this path: it is every small response's.
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
   try {
-    // Buffer as Go does, while the body keeps producing at once.
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    let pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
     while (!streamed) {
       const result = await readNow(reader);
       if ('later' in result) {
@@ -163,7 +154,8 @@ export async function writeFetchResponse(res: ServerResponse, response: Response
       if (result.done) {
         if (hasLength || size > BUFFER_BEFORE_CHUNKING) break;
         // Complete: headers and body in one write.
-        res.writeHead(response.status, [...head, 'content-length', String(size)]);
+        head.push('content-length', String(size));
+        res.writeHead(response.status, head);
         res.end(size === 0 ? undefined : concat(chunks, size));
         return;
       }
@@ -173,32 +165,48 @@ export async function writeFetchResponse(res: ServerResponse, response: Response
         if (size > BUFFER_BEFORE_CHUNKING) break;
       }
     }
+  } catch (error) {
+    failed(res, error);
+    return;
+  }
+  // Chunked (or the core's own Content-Length): what is buffered goes with the headers.
+  res.writeHead(response.status, head);
+  if (chunks.length === 0) res.flushHeaders();
+  for (const chunk of chunks) res.write(chunk);
+  await streamRest(res, reader, pending);
+}
 
-    // Chunked (or the core's own Content-Length): what is buffered goes with the headers.
-    res.writeHead(response.status, head);
-    if (chunks.length === 0) res.flushHeaders();
-    for (const chunk of chunks) res.write(chunk);
-    chunks.length = 0;
+/**
+ * The body failed: all that is left is to cut the connection, as Go's
+ * net/http does on a handler panic (status line sent or not).
+ */
+function failed(res: ServerResponse, error: unknown): void {
+  res.destroy(error instanceof Error ? error : new Error(String(error)));
+}
+
+/** Sends the rest of a chunked body: each chunk as it comes, waiting for the socket past WRITE_WINDOW. */
+async function streamRest(
+  res: ServerResponse,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined,
+): Promise<void> {
+  const onClose = () => {
+    // Client gone: stop the producer (a watch would otherwise run until its timeout).
+    reader.cancel().catch(() => {});
+  };
+  res.once('close', onClose);
+  try {
     for (;;) {
       if (res.destroyed) {
         onClose();
         return;
       }
       if (res.writableLength > WRITE_WINDOW) {
-        listen();
         await drained(res);
         continue;
       }
-      let result: ReadableStreamReadResult<Uint8Array>;
-      if (pending) {
-        listen();
-        result = await pending;
-        pending = undefined;
-      } else {
-        const read = reader.read();
-        listen();
-        result = await read;
-      }
+      const result = await (pending ?? reader.read());
+      pending = undefined;
       if (result.done) break;
       if (res.destroyed) {
         onClose();
@@ -209,11 +217,9 @@ export async function writeFetchResponse(res: ServerResponse, response: Response
     }
     if (!res.destroyed) res.end();
   } catch (error) {
-    // The body failed mid-way: all that is left is to cut the connection, as
-    // Go's net/http does on a handler panic (status line sent or not).
-    res.destroy(error instanceof Error ? error : new Error(String(error)));
+    failed(res, error);
   } finally {
-    if (listening) res.off('close', onClose);
+    res.off('close', onClose);
   }
 }
 
