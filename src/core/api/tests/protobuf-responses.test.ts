@@ -261,6 +261,12 @@ describe('custom resources have no protobuf form', () => {
     const watch = await t.server.handle(new Request(`http://kubetab.test${CRONTABS}?watch=1`, { headers: { Accept: 'application/vnd.kubernetes.protobuf,application/json' } }));
     expect(watch.headers.get('content-type')).toBe('application/json');
     await watch.body!.cancel();
+    // PartialObjectMetadata is a meta.k8s.io kind with a protobuf form: allowed for custom resources too.
+    const metadata = await send(t, 'GET', CRONTABS, { Accept: 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json' });
+    expect(metadata.headers.get('content-type')).toBe(PB);
+    const pom = unwrap(metadata.bytes);
+    expect([pom.apiVersion, pom.kind]).toEqual(['meta.k8s.io/v1', 'PartialObjectMetadataList']);
+    expect((toObject(type(`${META}.PartialObjectMetadataList`), pom.raw) as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name)).toEqual(['ct']);
   });
 });
 
@@ -293,6 +299,18 @@ describe('watch in protobuf', () => {
     const meta = toObject(type(`${CORE}.ConfigMap`), bookmark.raw)['metadata'] as { resourceVersion: string; annotations: Record<string, string> };
     expect(meta.resourceVersion).toMatch(/^\d+$/);
     expect(meta.annotations).toEqual({ 'k8s.io/initial-events-end': 'true' });
+  });
+
+  it('as=PartialObjectMetadata: each event\'s object is a PartialObjectMetadata (kube transforms watch events too)', async () => {
+    await t.post(CM, configMap('m1'));
+    const res = await t.server.handle(
+      new Request(`http://kubetab.test${CM}?watch=1`, { headers: { Accept: 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json' } }),
+    );
+    expect(res.headers.get('content-type')).toBe(PB_WATCH);
+    const [added] = await readFrames(res, 1);
+    const env = unwrap(added!.object);
+    expect([env.apiVersion, env.kind]).toEqual(['meta.k8s.io/v1', 'PartialObjectMetadata']);
+    expect(toObject(type(`${META}.PartialObjectMetadata`), env.raw)).toMatchObject({ metadata: { name: 'm1' } });
   });
 
   it('a compacted resourceVersion: 200 and one ERROR frame with the 410 Expired Status', async () => {
