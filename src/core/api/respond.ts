@@ -2,7 +2,7 @@
 
 import { errors, isStatusError, StatusError } from '../errors/status';
 import { CompactedError, FutureRevisionError, PersistenceError } from '../storage/types';
-import { canServeProtobuf, encodeKubernetesProtobuf, ProtoEncodeError } from '../protobuf';
+import { encodeProtobufResponse, ProtoEncodeError } from '../protobuf';
 import { encodeOutput, withoutProtobuf, type OutputFormat } from './media';
 
 const JSON_FORMAT: OutputFormat = { contentType: 'application/json', encoding: 'json', pretty: false };
@@ -36,12 +36,8 @@ export function bytesResponse(body: Uint8Array | ReadableStream<Uint8Array>, sta
  */
 function protobufBytes(value: unknown): Uint8Array | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const obj = value as Record<string, unknown>;
-  const apiVersion = obj['apiVersion'];
-  const kind = obj['kind'];
-  if (typeof apiVersion !== 'string' || typeof kind !== 'string' || !canServeProtobuf(apiVersion, kind)) return undefined;
   try {
-    return encodeKubernetesProtobuf(obj);
+    return encodeProtobufResponse(value as Record<string, unknown>);
   } catch (err) {
     if (err instanceof ProtoEncodeError) return undefined;
     throw err;

@@ -6,5 +6,5 @@ export { canEncodeProtobuf, encodeKubernetesProtobuf, ProtoEncodeError } from '.
 export { hasProtobufMagic, PROTOBUF_MAGIC } from './envelope';
 export { isProtobufMediaType, PROTOBUF_MEDIA_TYPE, PROTOBUF_STREAM_MEDIA_TYPE } from './media';
 export { encodeProtobufWatchEvent } from './watch';
-export { canServeProtobuf, encodeProtobufItem, protobufListParts } from './serve';
+export { canServeProtobuf, encodeProtobufItem, encodeProtobufResponse, protobufListParts } from './serve';
 export type { GroupVersionKind } from './types';

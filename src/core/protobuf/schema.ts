@@ -3,7 +3,7 @@
 
 import { protoKinds } from './generated/kinds';
 import { protoPackages } from './generated/messages';
-import { metaTransformKinds, metaTransformPackages } from './meta-transforms';
+import { metaKinds, metaPackages } from './meta-messages';
 import {
   FIELD_EMIT_ZERO,
   FIELD_INLINE,
@@ -94,7 +94,7 @@ export function protoMessage(fullName: string): ProtoMessage | undefined {
   const dot = fullName.lastIndexOf('.');
   const pkg = fullName.slice(0, dot);
   const name = fullName.slice(dot + 1);
-  const spec = protoPackages[pkg]?.[name] ?? metaTransformPackages[pkg]?.[name];
+  const spec = protoPackages[pkg]?.[name] ?? metaPackages[pkg]?.[name];
   if (!spec) {
     compiled.set(fullName, null);
     return undefined;
@@ -134,6 +134,6 @@ export function fieldMessage(field: ProtoField): ProtoMessage {
 
 /** The message of a kind a 1.32 server serves, e.g. ('v1', 'ConfigMap'); undefined for anything else (custom resources). */
 export function protoMessageForKind(apiVersion: string, kind: string): ProtoMessage | undefined {
-  const name = protoKinds[apiVersion]?.[kind] ?? metaTransformKinds[apiVersion]?.[kind];
+  const name = protoKinds[apiVersion]?.[kind] ?? metaKinds[apiVersion]?.[kind];
   return name ? protoMessage(name) : undefined;
 }

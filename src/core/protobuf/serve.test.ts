@@ -7,7 +7,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { protoKinds } from './generated/kinds';
-import { metaTransformKinds } from './meta-transforms';
+import { metaKinds } from './meta-messages';
 import { decodeKubernetesProtobuf } from './decode';
 import { encodeKubernetesProtobuf } from './encode';
 import { fieldMessage, protoMessageForKind, type ProtoField, type ProtoMessage } from './schema';
@@ -85,7 +85,7 @@ function sampleOf(message: ProtoMessage, depth = 0): unknown {
 }
 
 const allKinds: [string, string][] = [];
-for (const table of [protoKinds, metaTransformKinds]) {
+for (const table of [protoKinds, metaKinds]) {
   for (const [apiVersion, kinds] of Object.entries(table)) for (const kind of Object.keys(kinds)) allKinds.push([apiVersion, kind]);
 }
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');

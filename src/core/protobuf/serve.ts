@@ -21,6 +21,30 @@ export function canServeProtobuf(apiVersion: string, kind: string): boolean {
   return protoMessageForKind(apiVersion, kind) !== undefined && !REFUSED.has(`${apiVersion}/${kind}`);
 }
 
+/**
+ * Documents kube writes with a kind and no apiVersion (legacy discovery:
+ * `/api` APIVersions and `/api/v1` APIResourceList). The protobuf envelope
+ * carries the same type meta as the JSON, so its apiVersion is empty; the
+ * message is meta/v1's.
+ */
+const WITHOUT_API_VERSION: ReadonlySet<string> = new Set(['APIVersions', 'APIResourceList']);
+
+/**
+ * The protobuf response body of an object (`k8s\0` + Unknown), or undefined
+ * when it has no protobuf form: custom resources, unknown kinds, refused kinds.
+ * Throws ProtoEncodeError for a value that does not fit its message.
+ */
+export function encodeProtobufResponse(object: Record<string, unknown>): Uint8Array | undefined {
+  const apiVersion = object['apiVersion'];
+  const kind = object['kind'];
+  if (typeof kind !== 'string') return undefined;
+  if (apiVersion === undefined && WITHOUT_API_VERSION.has(kind)) {
+    return encodeEnvelope('', kind, encodeMessage(messageFor('v1', kind), object));
+  }
+  if (typeof apiVersion !== 'string' || !canServeProtobuf(apiVersion, kind)) return undefined;
+  return encodeEnvelope(apiVersion, kind, encodeMessage(messageFor(apiVersion, kind), object));
+}
+
 function messageFor(apiVersion: string, kind: string) {
   const message = protoMessageForKind(apiVersion, kind);
   if (!message) throw new Error(`no protobuf message for kind ${JSON.stringify(kind)} in version ${JSON.stringify(apiVersion)}`);

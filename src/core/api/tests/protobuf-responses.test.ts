@@ -344,20 +344,38 @@ describe('discovery', () => {
     expect((await t.get('/apis', { Accept: 'text/html' })).status).toBe(406);
   });
 
-  it('/apis/apps/v1 in protobuf: the APIResourceList (apiVersion v1), the same document as the JSON one', async () => {
-    const json = (await t.get('/apis/apps/v1')).body;
-    const res = await send(t, 'GET', '/apis/apps/v1', { Accept: 'application/vnd.kubernetes.protobuf, application/json' });
-    expect(res.headers.get('content-type')).toBe(PB);
-    const env = unwrap(res.bytes);
-    expect([env.apiVersion, env.kind]).toEqual(['v1', 'APIResourceList']);
-    expect(decodeKubernetesProtobuf(res.bytes).object).toEqual(json);
-  });
-
-  it('discovery documents KubeTab has no protobuf form for fall through to JSON (APIVersions, APIGroupList, APIGroup; /api/v1 has no apiVersion)', async () => {
-    for (const path of ['/apis', '/api', '/api/v1', '/apis/apps']) {
+  it('every discovery document in protobuf carries the JSON\'s type meta (none on /api and /api/v1, v1 elsewhere) and the same content', async () => {
+    const cases: [string, string, string][] = [
+      ['/api', '', 'APIVersions'],
+      ['/api/v1', '', 'APIResourceList'],
+      ['/apis', 'v1', 'APIGroupList'],
+      ['/apis/apps', 'v1', 'APIGroup'],
+      ['/apis/apps/v1', 'v1', 'APIResourceList'],
+    ];
+    for (const [path, apiVersion, kind] of cases) {
+      const json = (await t.get(path, { Accept: 'application/json' })).body;
+      expect(json.kind).toBe(kind);
+      expect(json.apiVersion ?? '').toBe(apiVersion);
       const res = await send(t, 'GET', path, { Accept: 'application/vnd.kubernetes.protobuf, application/json' });
       expect(res.status).toBe(200);
-      expect(res.headers.get('content-type')).toBe('application/json');
+      expect(res.headers.get('content-type')).toBe(PB);
+      const env = unwrap(res.bytes);
+      expect([env.apiVersion, env.kind]).toEqual([apiVersion, kind]);
+      const decoded = type(`${META}.${kind}`).toObject(type(`${META}.${kind}`).decode(env.raw), { defaults: true }) as Record<string, unknown>;
+      // Verbs is a named slice: {items} on the wire, an array in JSON.
+      if (kind === 'APIResourceList') {
+        for (const r of decoded['resources'] as Record<string, unknown>[]) r['verbs'] = (r['verbs'] as { items: string[] }).items;
+      }
+      const { kind: _k, apiVersion: _v, ...content } = json;
+      expect(decoded).toMatchObject(content);
     }
+  });
+
+  it('aggregated discovery (APIGroupDiscoveryList) has no protobuf form in KubeTab: a protobuf clause falls through to JSON', async () => {
+    const res = await send(t, 'GET', '/apis', {
+      Accept: 'application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json',
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
   });
 });
