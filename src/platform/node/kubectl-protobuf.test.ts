@@ -117,6 +117,27 @@ describe.skipIf(!KUBECTL)('kubectl typed calls get protobuf from the Node server
     expect(JSON.parse(await ok(['get', '--raw', '/apis'])).kind).toBe('APIGroupList');
   });
 
+  it('drain: the typed PodList is protobuf, the eviction (a JSON client) JSON', async () => {
+    const manifest = [
+      'apiVersion: v1\nkind: Node\nmetadata:\n  name: node-a',
+      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: on-a\n  namespace: default\nspec:\n  nodeName: node-a\n  containers:\n  - name: c\n    image: nginx',
+    ].join('\n---\n');
+    await ok(['apply', '-f', '-'], manifest);
+    const drain = await kubectl(['drain', 'node-a', '--force', '--dry-run=server', '-v=8']);
+    expect(drain.code, drain.stderr).toBe(0);
+    expect(drain.stdout).toContain('evicting pod default/on-a (server dry run)');
+    expect(drain.stdout).toContain('node/node-a drained (server dry run)');
+    const list = exchanges(drain.stderr).find((e) => e.request === 'GET /api/v1/pods');
+    expect(list).toEqual({ request: 'GET /api/v1/pods', accept: KUBECTL_TYPED_ACCEPT, received: PB });
+    // drain's eviction client is built for JSON (`application/json, */*`): it gets JSON.
+    expect(exchanges(drain.stderr).find((e) => e.request === 'POST /api/v1/namespaces/default/pods/on-a/eviction')).toEqual({
+      request: 'POST /api/v1/namespaces/default/pods/on-a/eviction',
+      accept: 'application/json, */*',
+      sent: 'application/json',
+      received: 'application/json',
+    });
+  });
+
   it('typed creates of other kinds (namespace, deployment, quota) read back the same through JSON', async () => {
     await ok(['create', 'namespace', 'pbns']);
     await ok(['create', 'deployment', 'web', '--image=nginx', '-n', 'pbns']);
