@@ -55,7 +55,8 @@ function defaultBinding(b: KubeObject): void {
   b.roleRef = roleRef;
   for (const s of arr(b.subjects).map(rec)) {
     if (!s.apiGroup) {
-      if (s.kind === 'ServiceAccount') s.apiGroup = '';
+      // A ServiceAccount keeps the empty group, which omitempty leaves out of the encoded object.
+      if (s.kind === 'ServiceAccount') delete s.apiGroup;
       else if (s.kind === 'User' || s.kind === 'Group') s.apiGroup = RBAC_GROUP;
     }
   }
