@@ -126,8 +126,27 @@ describe('events.k8s.io events', () => {
   it('shares the core events storage with renamed fields', () => {
     const core = { apiVersion: 'v1', kind: 'Event', involvedObject: { kind: 'Pod' }, message: 'm', reportingComponent: 'c', count: 2, source: { component: 'k' } };
     const ev = coreEventToEventsV1(core);
-    expect(ev).toEqual({ apiVersion: 'events.k8s.io/v1', kind: 'Event', regarding: { kind: 'Pod' }, note: 'm', reportingController: 'c', deprecatedCount: 2, deprecatedSource: { component: 'k' } });
-    expect(eventsV1ToCoreEvent(ev)).toEqual(core);
+    // Times and struct values are written even when empty, as encoding/json writes them.
+    expect(ev).toEqual({
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      regarding: { kind: 'Pod' },
+      note: 'm',
+      reportingController: 'c',
+      deprecatedCount: 2,
+      deprecatedSource: { component: 'k' },
+      eventTime: null,
+      deprecatedFirstTimestamp: null,
+      deprecatedLastTimestamp: null,
+    });
+    expect(eventsV1ToCoreEvent(ev)).toEqual({ ...core, firstTimestamp: null, lastTimestamp: null, eventTime: null, reportingInstance: '' });
+  });
+
+  it('writes the empty fields Go writes: core source {} and reporting strings, events.k8s.io deprecatedSource {}', () => {
+    const ev = coreEventToEventsV1(eventsV1ToCoreEvent({ apiVersion: 'events.k8s.io/v1', kind: 'Event', regarding: { kind: 'Pod' }, reportingController: 'c' }));
+    expect(ev).toMatchObject({ deprecatedSource: {}, reportingController: 'c' });
+    expect(ev).not.toHaveProperty('reportingInstance');
+    expect(eventsV1ToCoreEvent(ev)).toMatchObject({ source: {}, reportingComponent: 'c', reportingInstance: '' });
     expect(eventsV1Resource.sharedStorage?.resource).toBe('events');
   });
 

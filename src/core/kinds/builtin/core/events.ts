@@ -90,7 +90,22 @@ export const EVENT_TABLE: TableDefinition = {
   },
 };
 
+/**
+ * The fields encoding/json writes for a core/v1 Event even when they are
+ * empty: struct values (involvedObject, source), times (null when zero) and
+ * the two reporting strings, which have no omitempty.
+ */
+export function withCoreEventZeroValues(ev: KubeObject): KubeObject {
+  const o = ev as Record<string, unknown>;
+  if (o.involvedObject === undefined) o.involvedObject = {};
+  if (o.source === undefined) o.source = {};
+  for (const time of ['firstTimestamp', 'lastTimestamp', 'eventTime']) if (o[time] === undefined) o[time] = null;
+  for (const text of ['reportingComponent', 'reportingInstance']) if (o[text] === undefined) o[text] = '';
+  return ev;
+}
+
 const strategy: Strategy = {
+  canonicalize: (obj) => void withCoreEventZeroValues(obj),
   validate: (obj) => legacyValidateEvent(obj, 'reportingComponent'),
   validateUpdate: (obj) => legacyValidateEvent(obj, 'reportingComponent'),
   allowCreateOnUpdate: true,

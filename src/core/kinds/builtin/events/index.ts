@@ -10,7 +10,7 @@ import { nameIsDNSSubdomain } from '../../validation/names';
 import { defineResource, version } from '../common/define';
 import { clone } from '../common/strategy';
 import { rec, str } from '../common/table';
-import { EVENT_TABLE, legacyValidateEvent } from '../core/events';
+import { EVENT_TABLE, legacyValidateEvent, withCoreEventZeroValues } from '../core/events';
 
 type Obj = Record<string, unknown>;
 
@@ -32,6 +32,12 @@ export function coreEventToEventsV1(obj: KubeObject): KubeObject {
     if (out[core] !== undefined) out[events] = out[core];
     delete out[core];
   }
+  // events.k8s.io/v1's encoding: the reporting strings are omitempty here, the
+  // struct values and times are written even when empty.
+  for (const text of ['reportingController', 'reportingInstance']) if (out[text] === '') delete out[text];
+  if (out.regarding === undefined) out.regarding = {};
+  if (out.deprecatedSource === undefined) out.deprecatedSource = {};
+  for (const time of ['eventTime', 'deprecatedFirstTimestamp', 'deprecatedLastTimestamp']) if (out[time] === undefined) out[time] = null;
   return out as KubeObject;
 }
 
@@ -43,7 +49,7 @@ export function eventsV1ToCoreEvent(obj: KubeObject): KubeObject {
     if (out[events] !== undefined) out[core] = out[events];
     delete out[events];
   }
-  return out as KubeObject;
+  return withCoreEventZeroValues(out as KubeObject);
 }
 
 const NOTE_LIMIT = 1024;
