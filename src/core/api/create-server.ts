@@ -17,7 +17,8 @@ import { existingRequestRecord } from './handlers/request-record';
 import { handleHealth } from './health';
 import { versionInfo } from './version';
 import { aggregatedDiscovery, apiGroupDocument, apiGroupList, apiResourceList, apiVersions, StorageVersionHashes } from './discovery';
-import { handleGet, handleList } from './handlers/read';
+import { handleGet, handleList, resourceOutput } from './handlers/read';
+import { isCustomResource } from '../crd/decode';
 import { handleWatch } from './handlers/watch';
 import { handleCreate, handleUpdate } from './handlers/write';
 import { handleDelete, handleDeleteCollection } from './handlers/delete';
@@ -172,7 +173,10 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
           output = negotiateOutput(outputRequest, { transforms: true, watch: route.verb === 'watch' });
           const scope: RequestScope = { request, url, query: url.searchParams, route, served, output, userAgent: request.headers.get('user-agent'), ...(user ? { user } : {}) };
           // Strategies see the user through StrategyContext.user (the per-request context).
-          response = await dispatch(user ? { ...ctx, user } : ctx, scope, route);
+          // Custom resources have no protobuf form: they negotiate again before any work, so a
+          // protobuf-only client gets its 406 before a write happens, as in kube; errors keep `output`.
+          const resourceScope = isCustomResource(served) ? { ...scope, output: resourceOutput(scope) } : scope;
+          response = await dispatch(user ? { ...ctx, user } : ctx, resourceScope, route);
         }
       }
     } catch (err) {

@@ -270,6 +270,15 @@ describe('custom resources have no protobuf form', () => {
   });
 });
 
+describe('custom resource writes with protobuf as the only Accept', () => {
+  it('are refused with 406 before the write: nothing is created', async () => {
+    await createEstablished(t, cronTabCrd(), CRONTABS);
+    const refused = await t.post(CRONTABS, cronTab('ct2'), { Accept: PB });
+    expect(refused.status).toBe(406);
+    expect((await t.get(`${CRONTABS}/ct2`)).status).toBe(404);
+  });
+});
+
 describe('watch in protobuf', () => {
   it('length-prefixed WatchEvent frames: ADDED with the enveloped object, then MODIFIED and DELETED', async () => {
     await t.post(CM, configMap('w1'));
