@@ -38,14 +38,15 @@ describe('bootstrap signer', () => {
     const sig = data!['jws-kubeconfig-abcdef']!;
     expect(sig).toMatch(/^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$/);
     expect(JSON.parse(atob(sig.split('.')[0]!))).toEqual({ alg: 'HS256', kid: 'abcdef' });
-    // A real server keys HMAC with the token secret (kubeadm verifies so).
-    expect(await verify(sig, kubeconfig, '0123456789abcdef')).toBe(true);
-    expect(await verify(sig, `${kubeconfig}tampered`, '0123456789abcdef')).toBe(false);
+    // The specification's procedure: HS256 keyed with the full token <token-id>.<token-secret>.
+    expect(await verify(sig, kubeconfig, 'abcdef.0123456789abcdef')).toBe(true);
+    expect(await verify(sig, kubeconfig, '0123456789abcdef')).toBe(false);
+    expect(await verify(sig, `${kubeconfig}tampered`, 'abcdef.0123456789abcdef')).toBe(false);
   });
 
-  it('offers the documented full-token key', async () => {
-    const sig = await computeDetachedSignature(kubeconfig, 'abcdef', '0123456789abcdef', 'full-token');
-    expect(await verify(sig, kubeconfig, 'abcdef.0123456789abcdef')).toBe(true);
+  it("offers kube's own key form, the token secret alone", async () => {
+    const sig = await computeDetachedSignature(kubeconfig, 'abcdef', '0123456789abcdef', 'secret');
+    expect(await verify(sig, kubeconfig, '0123456789abcdef')).toBe(true);
   });
 
   it('needs no update when the signatures are current', async () => {

@@ -6,10 +6,11 @@
 // its `kubeconfig` value, HS256 with the token id as `kid`. Signatures of
 // tokens that no longer sign are removed.
 //
-// The HMAC key: a real kube-apiserver/controller-manager (and kubeadm, which
-// verifies) key HS256 with the token *secret* alone; the bootstrap-token
-// documentation said "the full token" until it was corrected. KubeTab follows
-// the real server by default; `key: 'full-token'` gives the documented form.
+// The HMAC key: the specification (and the bootstrap-token documentation a
+// learner follows by hand) keys HS256 with the full token
+// `<token-id>.<token-secret>`, which KubeTab does by default (decision 0301).
+// kube's own signer and kubeadm key it with the token secret alone;
+// `key: 'secret'` gives that form.
 //
 // Cleaner: expired bootstrap token Secrets are deleted (with their UID as a
 // precondition); the next expiry tells when to look again.
@@ -44,7 +45,7 @@ export function signingToken(secret: KubeObject, now: number): { tokenId: string
 }
 
 /** jws.ComputeDetachedSignature: a compact HS256 JWS with the payload left out. */
-export async function computeDetachedSignature(content: string, tokenId: string, tokenSecret: string, key: SigningKeyForm = 'secret'): Promise<string> {
+export async function computeDetachedSignature(content: string, tokenId: string, tokenSecret: string, key: SigningKeyForm = 'full-token'): Promise<string> {
   const secret = new TextEncoder().encode(key === 'secret' ? tokenSecret : `${tokenId}.${tokenSecret}`);
   const jws = await new CompactSign(new TextEncoder().encode(content)).setProtectedHeader({ alg: 'HS256', kid: tokenId }).sign(secret);
   const [header, , signature] = jws.split('.');
@@ -56,7 +57,7 @@ export async function signClusterInfo(
   configMap: KubeObject | undefined,
   secrets: readonly KubeObject[],
   now: number,
-  key: SigningKeyForm = 'secret',
+  key: SigningKeyForm = 'full-token',
 ): Promise<Record<string, string> | undefined> {
   if (!configMap) return undefined;
   const data = { ...((configMap.data ?? {}) as Record<string, string>) };

@@ -35,7 +35,7 @@ function tokenSecret(id: string, data: Record<string, string>, namespace = 'kube
   };
 }
 
-/** The verification procedure of the specification, keyed as a real server signs (the token secret; decision 0072). */
+/** The verification procedure of the specification: HS256 keyed with the full token <token-id>.<token-secret> (decision 0301). */
 async function verifies(detached: string, payload: string, key: string): Promise<boolean> {
   const encoded = btoa(payload).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
   const [header, , signature] = detached.split('.');
@@ -114,7 +114,7 @@ describe('bootstrap signer', () => {
     const jws = cm.data['jws-kubeconfig-signer'] as string;
     expect(jws).toMatch(/^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$/);
     expect(JSON.parse(atob(jws.split('.')[0]!))).toEqual({ alg: 'HS256', kid: 'signer' });
-    expect(await verifies(jws, kubeconfig, 'signer0123456789')).toBe(true);
+    expect(await verifies(jws, kubeconfig, 'signer.signer0123456789')).toBe(true);
     // The controller wrote it as its service account's client (field manager from its User-Agent).
     expect(cm.metadata.managedFields.map((f: { manager: string }) => f.manager)).toContain('kube-controller-manager');
 
@@ -123,7 +123,7 @@ describe('bootstrap signer', () => {
     await ts.patch(CLUSTER_INFO, { data: { kubeconfig: changed } }, 'application/merge-patch+json');
     await bed.idle();
     cm = (await ts.get(CLUSTER_INFO)).body;
-    expect(await verifies(cm.data['jws-kubeconfig-signer'], changed, 'signer0123456789')).toBe(true);
+    expect(await verifies(cm.data['jws-kubeconfig-signer'], changed, 'signer.signer0123456789')).toBe(true);
 
     // A token that no longer signs loses its signature; a tampered signature is put right.
     await ts.post(SECRETS, tokenSecret('second', { 'usage-bootstrap-signing': 'true' }));
@@ -133,7 +133,7 @@ describe('bootstrap signer', () => {
     await bed.idle();
     cm = (await ts.get(CLUSTER_INFO)).body;
     expect(Object.keys(cm.data).sort()).toEqual(['jws-kubeconfig-second', 'kubeconfig']);
-    expect(await verifies(cm.data['jws-kubeconfig-second'], changed, 'second0123456789')).toBe(true);
+    expect(await verifies(cm.data['jws-kubeconfig-second'], changed, 'second.second0123456789')).toBe(true);
   });
 
   it('drops the signature of a token when the Clock passes its expiration', async () => {
@@ -192,7 +192,7 @@ describe("kubeadm's cluster-info", () => {
     await ts.post(SECRETS, tokenSecret('joinme', { 'usage-bootstrap-signing': 'true' }));
     await bed.idle();
     const signed = (await ts.get(CLUSTER_INFO)).body.data;
-    expect(await verifies(signed['jws-kubeconfig-joinme'], signed.kubeconfig, 'joinme0123456789')).toBe(true);
+    expect(await verifies(signed['jws-kubeconfig-joinme'], signed.kubeconfig, 'joinme.joinme0123456789')).toBe(true);
   });
 
   it('is left alone when it exists, and not re-created after a delete', async () => {
