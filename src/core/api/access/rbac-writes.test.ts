@@ -115,12 +115,14 @@ describe('escalation prevention', () => {
     }
   });
 
-  it('without a user (authentication not configured) an RBAC write is refused as kube refuses it', async () => {
+  it('without access control configured (AlwaysAllow, no user) RBAC writes are allowed as AlwaysAllow allows escalate and bind', async () => {
     const bare = await startTestServer();
     try {
-      const res = await bare.post(`${RBAC_API}/clusterroles`, rbac.clusterRole('r', []));
-      expect(res.status).toBe(403);
-      expect(res.body.message).toBe('clusterroles.rbac.authorization.k8s.io "r" is forbidden: no user on context');
+      const role = await bare.post(`${RBAC_API}/clusterroles`, rbac.clusterRole('r', []));
+      expect(role.status).toBe(201);
+      const binding = await bare.post(`${RBAC_API}/namespaces/default/rolebindings`, rbac.roleBinding('default', 'b', { kind: 'ClusterRole', name: 'cluster-admin' }, [rbac.user('alice')]));
+      expect(binding.status).toBe(201);
+      expect((await bare.get(`${RBAC_API}/namespaces/default/rolebindings/b`)).body.roleRef.name).toBe('cluster-admin');
     } finally {
       await bare.close();
     }
