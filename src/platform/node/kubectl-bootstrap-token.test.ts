@@ -5,23 +5,15 @@
 // Secret is deleted.
 // Spec 001 "Bootstrap tokens". Assertions are on what kubectl prints.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findKubectl, kubectlRunner } from './testing/kubectl-runner';
-import { writeKubeconfig } from './kubeconfig';
-import { startNodeHost, type NodeHost } from './node-host';
-import { secureDefaults } from './secure-defaults';
-import { tlsFromFlags } from './tls-flags';
+import { startSecureKubectlHost, type SecureKubectlHost } from './testing/secure-kubectl-host';
 
 const KUBECTL = findKubectl();
 if (!KUBECTL) console.warn('kubectl-bootstrap-token.test.ts: kubectl is not installed: the kubectl tests are skipped.');
 
-let host: NodeHost;
-let dir: string;
-let kubeconfig: string;
-const { run: kubectl, ok } = kubectlRunner(KUBECTL ?? 'kubectl', () => ({ kubeconfig, dir }));
+let server: SecureKubectlHost;
+const { run: kubectl, ok } = kubectlRunner(KUBECTL ?? 'kubectl', () => ({ kubeconfig: server.kubeconfig, dir: server.dir }));
 
 const TOKEN = 'abcdef.0123456789abcdef';
 const tokenSecret = `apiVersion: v1
@@ -40,21 +32,10 @@ stringData:
 
 describe.skipIf(!KUBECTL)('kubectl with a bootstrap token against the secured Node server', () => {
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'kubetab-kubectl-bootstrap-'));
-    kubeconfig = join(dir, 'kubeconfig');
-    const secure = await secureDefaults({}, { dataDir: dir, bindAddress: '127.0.0.1' });
-    host = await startNodeHost({ port: 0, flags: secure.flags, tls: tlsFromFlags(secure.flags) });
-    await host.apiServer.idle();
-    await writeKubeconfig(kubeconfig, {
-      server: host.url,
-      certificateAuthorityData: tlsFromFlags(secure.flags)!.cert.toString(),
-      token: secure.adminToken!,
-      userName: 'kubernetes-admin',
-    });
+    server = await startSecureKubectlHost('kubetab-kubectl-bootstrap-');
   }, 120_000);
   afterAll(async () => {
-    await host?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await server?.close();
   });
 
   it('authenticates as system:bootstrap:<id> and is refused again once the Secret is gone', async () => {

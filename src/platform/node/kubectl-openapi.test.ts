@@ -8,27 +8,21 @@
 // "Discovery and OpenAPI", spec 001 "Review objects and endpoints". Every
 // assertion is on what kubectl prints.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findKubectl, kubectlRunner } from './testing/kubectl-runner';
-import { writeKubeconfig } from './kubeconfig';
-import { startNodeHost, type NodeHost } from './node-host';
-import { secureDefaults } from './secure-defaults';
-import { tlsFromFlags } from './tls-flags';
+import { startSecureKubectlHost, type SecureKubectlHost } from './testing/secure-kubectl-host';
 
 const KUBECTL = findKubectl();
 if (!KUBECTL) console.warn('kubectl-openapi.test.ts: kubectl is not installed (not on PATH, KUBECTL unset): the kubectl tests are skipped.');
 
-let host: NodeHost;
-let dir: string;
-let kubeconfig: string;
-const { run: kubectl, ok } = kubectlRunner(KUBECTL ?? 'kubectl', () => ({ kubeconfig, dir }));
+let server: SecureKubectlHost;
+const { run: kubectl, ok } = kubectlRunner(KUBECTL ?? 'kubectl', () => ({ kubeconfig: server.kubeconfig, dir: server.dir }));
 
 /** Writes a manifest into the test directory and returns its path (kubectl names the file in its errors). */
 function manifest(name: string, yaml: string): string {
-  const path = join(dir, name);
+  const path = join(server.dir, name);
   writeFileSync(path, yaml);
   return path;
 }
@@ -37,21 +31,10 @@ const IGNORE_HINT = '; if you choose to ignore these errors, turn validation off
 
 describe.skipIf(!KUBECTL)('kubectl reading /openapi/v2 from the Node server', () => {
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'kubetab-kubectl-openapi-'));
-    kubeconfig = join(dir, 'kubeconfig');
-    const secure = await secureDefaults({}, { dataDir: dir, bindAddress: '127.0.0.1' });
-    host = await startNodeHost({ port: 0, flags: secure.flags, tls: tlsFromFlags(secure.flags) });
-    await host.apiServer.idle();
-    await writeKubeconfig(kubeconfig, {
-      server: host.url,
-      certificateAuthorityData: tlsFromFlags(secure.flags)!.cert.toString(),
-      token: secure.adminToken!,
-      userName: 'kubernetes-admin',
-    });
+    server = await startSecureKubectlHost('kubetab-kubectl-openapi-');
   }, 120_000);
   afterAll(async () => {
-    await host?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await server?.close();
   });
 
   it('creates a SelfSubjectRulesReview with validation on (client-side, from the v2 schemas)', async () => {

@@ -5,23 +5,15 @@
 // kubectl prints and on the response Content-Type its -v=8 log shows.
 // kubectl's dynamic and raw calls (get, get --raw) ask for JSON and keep it.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findKubectl, kubectlRunner } from './testing/kubectl-runner';
-import { writeKubeconfig } from './kubeconfig';
-import { startNodeHost, type NodeHost } from './node-host';
-import { secureDefaults } from './secure-defaults';
-import { tlsFromFlags } from './tls-flags';
+import { startSecureKubectlHost, type SecureKubectlHost } from './testing/secure-kubectl-host';
 
 const KUBECTL = findKubectl();
 if (!KUBECTL) console.warn('kubectl-protobuf.test.ts: kubectl is not installed (not on PATH, KUBECTL unset): the kubectl tests are skipped.');
 
-let host: NodeHost;
-let dir: string;
-let kubeconfig: string;
-const { run: kubectl, ok } = kubectlRunner(KUBECTL ?? 'kubectl', () => ({ kubeconfig, dir }));
+let server: SecureKubectlHost;
+const { run: kubectl, ok } = kubectlRunner(KUBECTL ?? 'kubectl', () => ({ kubeconfig: server.kubeconfig, dir: server.dir }));
 
 interface Exchange {
   request: string;
@@ -61,21 +53,10 @@ const KUBECTL_TYPED_ACCEPT = 'application/vnd.kubernetes.protobuf,application/js
 
 describe.skipIf(!KUBECTL)('kubectl typed calls get protobuf from the Node server', () => {
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'kubetab-kubectl-protobuf-'));
-    kubeconfig = join(dir, 'kubeconfig');
-    const secure = await secureDefaults({}, { dataDir: dir, bindAddress: '127.0.0.1' });
-    host = await startNodeHost({ port: 0, flags: secure.flags, tls: tlsFromFlags(secure.flags) });
-    await host.apiServer.idle();
-    await writeKubeconfig(kubeconfig, {
-      server: host.url,
-      certificateAuthorityData: tlsFromFlags(secure.flags)!.cert.toString(),
-      token: secure.adminToken!,
-      userName: 'kubernetes-admin',
-    });
+    server = await startSecureKubectlHost('kubetab-kubectl-protobuf-');
   }, 120_000);
   afterAll(async () => {
-    await host?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await server?.close();
   });
 
   it('create configmap: 201 in protobuf; again: the 409 Status in protobuf, its message printed', async () => {
