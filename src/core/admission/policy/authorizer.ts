@@ -8,6 +8,7 @@
 // they are async, so expressions using them are awaited.
 
 import type { UserInfo } from '../../auth/types';
+import { nonResourceAttributes, resourceAttributes } from '../../auth/attributes';
 import type { AdmissionAttributes, AdmissionContext } from '../types';
 
 type Authorize = NonNullable<AdmissionContext['authorize']>;
@@ -70,33 +71,14 @@ async function decide(authz: CelAuthorizer, attrs: Parameters<Authorize>[0]): Pr
 }
 
 export function checkResource(rc: CelResourceCheck, verb: string): Promise<CelDecision> {
-  return decide(rc.authz, {
-    user: rc.authz.user ?? NO_USER,
-    verb,
-    resourceRequest: true,
-    namespace: rc.namespace,
-    apiGroup: rc.group,
-    apiVersion: rc.apiVersion,
-    resource: rc.resource,
-    subresource: rc.subresource,
-    name: rc.name,
-    path: '',
-  });
+  return decide(
+    rc.authz,
+    resourceAttributes(rc.authz.user ?? NO_USER, { verb, apiGroup: rc.group, apiVersion: rc.apiVersion, resource: rc.resource, subresource: rc.subresource, namespace: rc.namespace, name: rc.name }),
+  );
 }
 
 export function checkPath(pc: CelPathCheck, verb: string): Promise<CelDecision> {
-  return decide(pc.authz, {
-    user: pc.authz.user ?? NO_USER,
-    verb,
-    resourceRequest: false,
-    namespace: '',
-    apiGroup: '',
-    apiVersion: '',
-    resource: '',
-    subresource: '',
-    name: '',
-    path: pc.path,
-  });
+  return decide(pc.authz, nonResourceAttributes(pc.authz.user ?? NO_USER, verb, pc.path));
 }
 
 /** The service account's identity (kube's serviceaccount.UserInfo without a uid). */
