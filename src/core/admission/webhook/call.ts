@@ -13,6 +13,7 @@
 // called at its ClusterIP, which nothing answers outside a cluster; a missing
 // Service is kube's `service "<name>" not found`.
 
+import { base64ToBytes } from '../../auth/authn/secret-data';
 import type { AdmissionContext } from '../types';
 import type { WebhookFetch } from './fetch';
 
@@ -22,10 +23,7 @@ export class WebhookCallError extends Error {}
 
 function base64ToText(b64: string): string | undefined {
   try {
-    const bin = atob(b64);
-    const bytes = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    return new TextDecoder().decode(bytes);
+    return new TextDecoder().decode(base64ToBytes(b64));
   } catch {
     return undefined;
   }

@@ -11,6 +11,7 @@
 // webhook's status; a failed call is `Internal error occurred: failed calling
 // webhook …` (500) under failurePolicy Fail and skipped under Ignore.
 
+import { base64ToBytes } from '../../auth/authn/secret-data';
 import { errors, StatusError, type Status } from '../../errors/status';
 import type { KubeObject } from '../../kinds/types';
 import { applyJsonPatchOperations } from '../../patch/json-patch';
@@ -21,7 +22,7 @@ import { evaluateMatchConditions } from '../policy/match-conditions';
 import { isExemptAdmissionConfigurationResource, namespaceSelectorMatches, objectSelectorMatches, rulesMatch } from '../policy/matching';
 import type { AdmissionAttributes, AdmissionContext, AdmissionPlugin } from '../types';
 import { callWebhook, WebhookCallError } from './call';
-import { webhookFetchOf } from './fetch';
+import { webhookFetchOf, type WebhookFetch } from './fetch';
 
 type Obj = Record<string, unknown>;
 const GROUP = 'admissionregistration.k8s.io';
@@ -102,6 +103,23 @@ function takeResponseExtras(hook: Hook, response: Obj, attrs: AdmissionAttribute
   }
 }
 
+/**
+ * One webhook's review of a request: undefined when its rules, selectors or
+ * match conditions leave the request out; otherwise its AdmissionReview
+ * response, whose warnings and audit annotations are already taken.
+ */
+async function review(hook: Hook, attrs: AdmissionAttributes, ctx: AdmissionContext, fetchFn: WebhookFetch): Promise<Obj | undefined> {
+  if (!(await shouldCall(hook, attrs, ctx))) return undefined;
+  checkDryRun(hook, attrs);
+  const response = await callWebhook(
+    { webhookName: hook.name, clientConfig: (hook.webhook.clientConfig ?? {}) as Obj, timeoutSeconds: timeoutOf(hook.webhook), reviewVersion: reviewVersion(hook.webhook), request: admissionRequest(attrs, crypto.randomUUID(), true) },
+    ctx,
+    fetchFn,
+  );
+  takeResponseExtras(hook, response, attrs);
+  return response;
+}
+
 function checkDryRun(hook: Hook, attrs: AdmissionAttributes): void {
   const sideEffects = hook.webhook.sideEffects;
   if (attrs.dryRun && sideEffects !== 'None' && sideEffects !== 'NoneOnDryRun') {
@@ -125,14 +143,8 @@ export function createValidatingWebhookPlugin(): AdmissionPlugin {
       const outcomes = await Promise.all(
         hooks.map(async (hook): Promise<unknown> => {
           try {
-            if (!(await shouldCall(hook, attrs, ctx))) return undefined;
-            checkDryRun(hook, attrs);
-            const response = await callWebhook(
-              { webhookName: hook.name, clientConfig: (hook.webhook.clientConfig ?? {}) as Obj, timeoutSeconds: timeoutOf(hook.webhook), reviewVersion: reviewVersion(hook.webhook), request: admissionRequest(attrs, crypto.randomUUID(), true) },
-              ctx,
-              fetchFn,
-            );
-            takeResponseExtras(hook, response, attrs);
+            const response = await review(hook, attrs, ctx, fetchFn);
+            if (!response) return undefined;
             if (response.allowed !== true) return webhookDenial(hook.name, response.status);
             return undefined;
           } catch (err) {
@@ -156,25 +168,12 @@ function replaceInPlace(target: KubeObject, next: unknown): void {
   Object.assign(target, next as Obj);
 }
 
-function base64ToText(b64: string): string {
-  const bin = atob(b64);
-  const bytes = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-  return new TextDecoder().decode(bytes);
-}
-
 export function createMutatingWebhookPlugin(): AdmissionPlugin {
   async function run(hook: Hook, attrs: AdmissionAttributes, ctx: AdmissionContext, round: number): Promise<boolean> {
     const fetchFn = webhookFetchOf(ctx.services);
     try {
-      if (!(await shouldCall(hook, attrs, ctx))) return false;
-      checkDryRun(hook, attrs);
-      const response = await callWebhook(
-        { webhookName: hook.name, clientConfig: (hook.webhook.clientConfig ?? {}) as Obj, timeoutSeconds: timeoutOf(hook.webhook), reviewVersion: reviewVersion(hook.webhook), request: admissionRequest(attrs, crypto.randomUUID(), true) },
-        ctx,
-        fetchFn,
-      );
-      takeResponseExtras(hook, response, attrs);
+      const response = await review(hook, attrs, ctx, fetchFn);
+      if (!response) return false;
       if (response.allowed !== true) throw webhookDenial(hook.name, response.status);
       let mutated = false;
       if (typeof response.patch === 'string' && response.patch !== '') {
@@ -184,7 +183,7 @@ export function createMutatingWebhookPlugin(): AdmissionPlugin {
         if (attrs.object) {
           let ops: unknown;
           try {
-            ops = JSON.parse(base64ToText(response.patch));
+            ops = JSON.parse(new TextDecoder().decode(base64ToBytes(response.patch)));
           } catch (err) {
             throw errors.internal(err);
           }

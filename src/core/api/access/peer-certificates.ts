@@ -8,7 +8,8 @@
 // comma-separated), verified here the same way with WebCrypto; the Node host
 // removes that header from every request it receives.
 
-import { parseCertificate, base64Bytes, verifyClientCertificateChain, type Certificate } from '../../auth/authn/x509-verify';
+import { parseCertificate, verifyClientCertificateChain, type Certificate } from '../../auth/authn/x509-verify';
+import { base64ToBytes } from '../../auth/authn/secret-data';
 
 export interface VerifiedCertificateSubject {
   readonly commonName: string;
@@ -80,7 +81,7 @@ export async function verifyPresentedCertificates(headerValue: string, trust: Ce
   if (!trust.clientCA && !trust.requestHeaderCA) return undefined;
   let chain: Certificate[];
   try {
-    chain = headerValue.split(',').map((b) => parseCertificate(base64Bytes(b.trim())));
+    chain = headerValue.split(',').map((b) => parseCertificate(base64ToBytes(b.trim())));
   } catch (err) {
     const error = `x509: malformed certificate: ${err instanceof Error ? err.message : String(err)}`;
     return { ...(trust.clientCA ? { clientCertificateError: error } : {}), ...(trust.requestHeaderCA ? { requestHeaderCertificateError: error } : {}) };

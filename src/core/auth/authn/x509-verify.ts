@@ -8,6 +8,8 @@
 // each signature good. Signatures: ECDSA P-256/P-384 and RSA PKCS#1 v1.5
 // with SHA-256/384/512.
 
+import { base64ToBytes } from './secret-data';
+
 const OID = {
   commonName: '2.5.4.3',
   organization: '2.5.4.10',
@@ -193,14 +195,7 @@ export function parseCertificate(raw: Uint8Array): Certificate {
 /** The CERTIFICATE blocks of a PEM bundle, parsed. */
 export function parsePemCertificates(pem: string): Certificate[] {
   const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-  return blocks.map((b) => parseCertificate(base64Bytes(b.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''))));
-}
-
-export function base64Bytes(b64: string): Uint8Array {
-  const binary = atob(b64);
-  const out = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
-  return out;
+  return blocks.map((b) => parseCertificate(base64ToBytes(b.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''))));
 }
 
 /** An ECDSA signature as X.509 writes it (DER SEQUENCE of r, s) → WebCrypto's r‖s. */
