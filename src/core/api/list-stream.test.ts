@@ -76,3 +76,43 @@ describe('streamJsonList with bytes kept from an earlier list (docs/decisions/01
     expect((await read(streamJsonList(HEAD, next, TAIL))).text).toBe(`${HEAD}${expected.join(',')}${TAIL}`);
   });
 });
+
+describe('streamJsonList with joined items kept under a cache key (docs/decisions/0330)', () => {
+  const values = Array.from({ length: 400 }, (_, i) => JSON.stringify({ metadata: { name: `cm-${i}` }, data: { pad: '€'.repeat(100 + i) } }));
+
+  it('the next list of the same values under the same key is byte for byte right, in 64 KiB chunks', async () => {
+    const kvs = values.map(kv);
+    const first = await read(streamJsonList(HEAD, kvs, TAIL, 'joined-1'));
+    const second = await read(streamJsonList(HEAD, [...kvs], TAIL, 'joined-1'));
+    expect(second.text).toBe(`${HEAD}${values.join(',')}${TAIL}`);
+    expect(second.chunks).toEqual(first.chunks);
+    expect(second.chunks.slice(0, -1).every((n) => n === 64 * 1024)).toBe(true);
+  });
+
+  it('a key whose values changed (a write, a delete, an added item) lists the new values, not the kept bytes', async () => {
+    const kvs = values.map(kv);
+    await read(streamJsonList(HEAD, kvs, TAIL, 'joined-2'));
+    const replaced = JSON.stringify({ metadata: { name: 'cm-3' }, data: { pad: 'changed' } });
+    const written = kvs.map((item, i) => (i === 3 ? { ...item, value: replaced, modRevision: 2 } : item));
+    expect((await read(streamJsonList(HEAD, written, TAIL, 'joined-2'))).text).toBe(`${HEAD}${values.map((v, i) => (i === 3 ? replaced : v)).join(',')}${TAIL}`);
+    const deleted = written.slice(1);
+    expect((await read(streamJsonList(HEAD, deleted, TAIL, 'joined-2'))).text).toBe(`${HEAD}${deleted.map((k) => k.value).join(',')}${TAIL}`);
+    const added = [...deleted, kv('"added"', 999)];
+    expect((await read(streamJsonList(HEAD, added, TAIL, 'joined-2'))).text).toBe(`${HEAD}${added.map((k) => k.value).join(',')}${TAIL}`);
+  });
+
+  it('lists under other keys, and the head and tail of each list, are their own', async () => {
+    const kvs = values.map(kv);
+    const otherHead = HEAD.replace('"7"', '"8"');
+    await read(streamJsonList(HEAD, kvs, TAIL, 'joined-3'));
+    expect((await read(streamJsonList(otherHead, kvs.slice(0, 2), TAIL, 'joined-4'))).text).toBe(`${otherHead}${values.slice(0, 2).join(',')}${TAIL}`);
+    expect((await read(streamJsonList(otherHead, kvs, TAIL, 'joined-3'))).text).toBe(`${otherHead}${values.join(',')}${TAIL}`);
+    expect((await read(streamJsonList(HEAD, [], TAIL, 'joined-5'))).text).toBe(`${HEAD}${TAIL}`);
+  });
+
+  it('more lists than are kept still answer right (the least recently listed are dropped)', async () => {
+    const kvs = values.slice(0, 5).map(kv);
+    for (let i = 0; i < 100; i++) await read(streamJsonList(HEAD, kvs.slice(0, 1 + (i % 5)), TAIL, `many-${i}`));
+    expect((await read(streamJsonList(HEAD, kvs, TAIL, 'many-0'))).text).toBe(`${HEAD}${values.slice(0, 5).join(',')}${TAIL}`);
+  });
+});

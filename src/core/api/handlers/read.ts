@@ -164,7 +164,9 @@ export async function handleList(ctx: ServerContext, scope: RequestScope): Promi
     // Stored text is already the response's item encoding: stream it in chunks instead of building one string.
     for (const kv of result.items) decode(ctx, served, kv); // surfaces corrupt records as StorageReadError before streaming
     const head = `{"kind":${JSON.stringify(served.definition.listKind)},"apiVersion":${JSON.stringify(served.apiVersion)},"metadata":${JSON.stringify(listMeta)},"items":[`;
-    return new Response(streamJsonList(head, result.items, ']}\n'), {
+    // Kept joined items are found again under the same prefix and query (list-stream.ts checks they are the same values).
+    const cacheKey = `${prefixFor(served, scope.route.namespace)}?${query.toString()}`;
+    return new Response(streamJsonList(head, result.items, ']}\n', cacheKey), {
       status: 200,
       headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'X-Kubetab-Server': 'core' },
     });
