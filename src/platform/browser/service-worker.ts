@@ -18,6 +18,7 @@ import { createAppCache } from './app-cache';
 import { ClusterHost, ReplacedError } from './cluster-host';
 import { openHostSettings } from './host-settings';
 import { isPageToWorkerMessage, type MessageReply, type MessageType, type PageToWorkerMessage, type WorkerReply } from './messages';
+import { RebasedRequest } from './rebased-request';
 import { isServerPath, normalizeBase, stripBase } from './server-paths';
 import { acquireStoreLock } from './store-lock';
 
@@ -69,17 +70,9 @@ const host = new ClusterHost({
   startCompaction: (store, retentionMs) => startExpiryCompaction(store, retentionMs),
 });
 
-/** The Request the core sees: same method, headers, body and signal, with the base path removed from the URL. */
-async function toCoreRequest(request: Request, url: URL, path: string): Promise<Request> {
-  const method = request.method.toUpperCase();
-  // Navigations (an API URL typed in the address bar) cannot be re-used as a
-  // RequestInit, so the request is rebuilt from its parts.
-  return new Request(new URL(path + url.search, url.origin).href, {
-    method,
-    headers: request.headers,
-    body: method === 'GET' || method === 'HEAD' ? undefined : await request.arrayBuffer(),
-    signal: request.signal,
-  });
+/** The Request the core sees: the event's request with the base path removed from the URL (rebased-request.ts). */
+function toCoreRequest(request: Request, url: URL, path: string): Request {
+  return new RebasedRequest(request, url.origin + path + url.search);
 }
 
 /** While a newer worker takes over: come back in a second (kube-apiserver's 503 with Retry-After). */
@@ -105,7 +98,7 @@ function internalError(error: unknown): Response {
 
 async function answer(request: Request, url: URL, path: string): Promise<Response> {
   try {
-    return await host.handle(await toCoreRequest(request, url, path));
+    return await host.handle(toCoreRequest(request, url, path));
   } catch (error) {
     if (error instanceof ReplacedError) return serviceUnavailable(error.message);
     console.error('KubeTab service worker:', error);
