@@ -1,21 +1,30 @@
 // The reader admission plugins look at other objects through: the store at
 // its current revision, objects decoded to their storage version (kube's
 // plugins read through informers; reading the store directly is never stale).
+// The configuration collections every write reads come from the server's
+// watch-kept copies (collection-cache.ts), which are just as current.
 
 import type { ServerContext } from '../api/context';
 import { decode, keyFor, prefixFor } from '../api/resource-store';
 import type { KubeObject } from '../kinds/types';
+import { admissionCollectionsOf } from './collection-cache';
 import type { AdmissionReader } from './types';
 
 export function storeReader(ctx: ServerContext): AdmissionReader {
+  const collections = admissionCollectionsOf(ctx);
   return {
     async get(gr, namespace, name) {
+      const cached = collections.collection(gr.group, gr.resource);
+      if (cached) return cached.get(namespace, name);
       const served = ctx.registry.lookupGroupResource(gr.group, gr.resource);
       if (!served) return undefined;
       const kv = await ctx.store.get(keyFor(served, namespace, name));
       return kv ? decode(ctx, served, kv) : undefined;
     },
     async list(gr, namespace) {
+      const cached = collections.collection(gr.group, gr.resource);
+      // A copy: callers sort the list they get.
+      if (cached) return cached.list(namespace).slice();
       const served = ctx.registry.lookupGroupResource(gr.group, gr.resource);
       if (!served) return [];
       const range = await ctx.store.range({ prefix: prefixFor(served, namespace) });
