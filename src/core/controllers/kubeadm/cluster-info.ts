@@ -6,6 +6,11 @@
 // server, then checks the bootstrap signer's JWS. Created when missing at
 // start, as kubeadm creates it once; never repaired afterwards.
 //
+// On a fresh cluster (no cluster-info yet) the phase's other objects come
+// first, as kubeadm creates them: the default bootstrap token and the RBAC
+// for joining nodes (default-token.ts). The signer then signs cluster-info
+// with that token, so a new cluster has its jws-kubeconfig-<id> key at once.
+//
 // The CA is the cluster's own (the one the root-CA publisher puts in
 // kube-system/kube-root-ca.crt), or the host's when it has one.
 
@@ -16,6 +21,7 @@ import type { GroupVersionResource } from '../client/resource-path';
 import type { Controller, ControllerContext } from '../runtime/controller';
 import { WorkQueue } from '../runtime/work-queue';
 import { CLUSTER_INFO_NAME, CLUSTER_INFO_NAMESPACE } from '../../auth/bootstrap-tokens/signer';
+import { bootstrapTokenPhaseObjects } from './default-token';
 
 export const CLUSTER_INFO_CONTROLLER = 'kubeadm-cluster-info';
 export const CLUSTER_INFO_RBAC_NAME = 'kubeadm:bootstrap-signer-clusterinfo';
@@ -54,9 +60,9 @@ export function clusterInfoController(ctx: ControllerContext, options: ClusterIn
   const unsubscribe: (() => void)[] = [];
   let done = false;
 
-  const createIgnoringExisting = async (gvr: GroupVersionResource, obj: Parameters<typeof ctx.client.create>[2]) => {
+  const createIgnoringExisting = async (gvr: GroupVersionResource, obj: Parameters<typeof ctx.client.create>[2], namespace = CLUSTER_INFO_NAMESPACE) => {
     try {
-      await ctx.client.create(gvr, CLUSTER_INFO_NAMESPACE, obj);
+      await ctx.client.create(gvr, namespace, obj);
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
     }
@@ -77,6 +83,7 @@ export function clusterInfoController(ctx: ControllerContext, options: ClusterIn
         : (rootCA.get('kube-system', ROOT_CA)?.['data'] as Record<string, string> | undefined)?.['ca.crt'];
       // No CA yet: the root-CA publisher's ConfigMap brings this key back when it appears.
       if (!ca) return;
+      for (const { gvr, namespace, object } of bootstrapTokenPhaseObjects(ctx.clock.now())) await createIgnoringExisting(gvr, object, namespace);
       await createIgnoringExisting(CONFIGMAPS, {
         apiVersion: 'v1',
         kind: 'ConfigMap',
