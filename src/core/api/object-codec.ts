@@ -9,6 +9,8 @@
 import type { KubeObject, ObjectMeta } from '../kinds/types';
 import type { KeyValue, ValueFn } from '../storage/types';
 import { encodeJson } from './negotiation/json-encode';
+import { goOrdered } from '../serialization/go-order';
+import { compareGoStrings } from '../util/go/strings';
 
 /** Go's struct order for ObjectMeta, which is how kube-apiserver emits it. */
 const META_ORDER = [
@@ -81,19 +83,39 @@ export function canonicalObject(obj: KubeObject): KubeObject {
  * kube-apiserver's list items carry none, so stored text can be streamed as
  * list items as is (a get adds them back, see spliceTypeMeta); custom
  * resources keep them, as their list items do.
+ *
+ * The text has kube's key order (serialization/go-order.ts): a built-in kind
+ * in its Go struct order with map keys sorted, a custom resource
+ * (`withTypeMeta`, the unstructured form) with every object's keys sorted.
+ * Gets, lists and watches send or decode this text, so they show that order.
  */
 export function encodeForStorage(obj: KubeObject, withTypeMeta = true): ValueFn {
-  const canonical = canonicalObject(obj);
+  const custom = withTypeMeta;
+  const base = canonicalObject(obj);
+  const canonical: KubeObject = custom
+    ? goOrdered(base, { custom: true })
+    : base.kind !== undefined && base.apiVersion !== undefined
+      ? goOrdered(base, { apiVersion: base.apiVersion, kind: base.kind })
+      : base;
   if (!withTypeMeta) {
     delete canonical.kind;
     delete canonical.apiVersion;
   }
   const meta = canonical.metadata ?? {};
   return (revision) => {
-    canonical.metadata = canonicalMeta({ ...meta, resourceVersion: String(revision) });
+    const withRevision = canonicalMeta({ ...meta, resourceVersion: String(revision) });
+    // ObjectMeta's struct order is canonicalMeta's; an unstructured object's metadata has its keys sorted.
+    canonical.metadata = custom ? sortedKeys(withRevision) : withRevision;
     // Stored as Go's encoding/json writes it (HTML-safe escapes), so stored text can be sent as is.
     return encodeJson(canonical, { pretty: false }).trimEnd();
   };
+}
+
+/** The object's own keys sorted by their bytes (its values are already in order). */
+function sortedKeys<T extends object>(obj: T): T {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(obj).sort(compareGoStrings)) out[key] = (obj as Record<string, unknown>)[key];
+  return out as T;
 }
 
 export class CorruptObjectError extends Error {}
@@ -153,5 +175,8 @@ export function cloneObject<T>(obj: T): T {
 
 /** The object with another resourceVersion (DELETED events carry the delete's revision). */
 export function withResourceVersion(obj: KubeObject, revision: number): KubeObject {
-  return { ...obj, metadata: canonicalMeta({ ...(obj.metadata ?? {}), resourceVersion: String(revision) }) };
+  const meta = obj.metadata ?? {};
+  // A stored object has its resourceVersion in place (in kube's key order): replacing it keeps that order.
+  const metadata = meta.resourceVersion !== undefined ? { ...meta, resourceVersion: String(revision) } : canonicalMeta({ ...meta, resourceVersion: String(revision) });
+  return { ...obj, metadata };
 }

@@ -20,6 +20,8 @@ import { gracefulDeletionMark } from '../kinds/graceful-deletion';
 import { isCustomResource } from '../crd';
 import type { AdmissionHooks } from '../admission/request';
 import { ignoreManagedFieldsTimestamps } from '../fieldmanager';
+import { goOrdered, inGoOrder, isInGoOrder, type OrderOf } from '../serialization/go-order';
+import { encodeJson } from './negotiation/json-encode';
 
 export interface WriteOptions {
   readonly dryRun: boolean;
@@ -107,10 +109,47 @@ export function decode(ctx: ServerContext, served: ServedResource, kv: KeyValue)
   }
 }
 
-/** The object as the requested version shows it. Returns the shared object when no conversion is needed. */
+/**
+ * The object as the requested version shows it, in the key order kube writes
+ * that version in (serialization/go-order.ts): stored text already has it, but
+ * a conversion, a shared storage's view, a dry run's object or text stored
+ * before the order was kept may not. Returns the shared object when it needs
+ * neither conversion nor reordering.
+ */
 export function toRequestVersion(served: ServedResource, stored: KubeObject): KubeObject {
-  if (served.version.name === served.storageVersion || !served.definition.convert) return stored;
-  return served.definition.convert(cloneObject(stored), served.version.name);
+  const shown =
+    served.version.name === served.storageVersion || !served.definition.convert ? stored : served.definition.convert(cloneObject(stored), served.version.name);
+  return inGoOrder(shown, orderOf(served));
+}
+
+/** What decides the key order of a resource's objects: unstructured for custom resources, else the kind's Go struct. */
+export function orderOf(served: ServedResource): OrderOf {
+  return isCustomResource(served) ? { custom: true } : { apiVersion: served.apiVersion, kind: served.definition.kind };
+}
+
+const reorderedTexts = new WeakMap<KeyValue, KeyValue>();
+
+/**
+ * The stored key-value as a get or a list sends it without decoding: `kv`
+ * itself when its text is in kube's key order, else (text stored before the
+ * order was kept) a key-value with the same revisions whose text is, made once
+ * per stored value. For resources whose stored text is served
+ * (storedTextIsServed).
+ */
+export function inOrderKeyValue(ctx: ServerContext, served: ServedResource, kv: KeyValue): KeyValue {
+  const object = decode(ctx, served, kv);
+  const of = orderOf(served);
+  if (isInGoOrder(object, of)) return kv;
+  let kept = reorderedTexts.get(kv);
+  if (!kept) {
+    const ordered = goOrdered(object, of);
+    // Built-in kinds are stored without their type meta (encodeForStorage); custom resources keep it.
+    const { kind: _kind, apiVersion: _apiVersion, ...bare } = ordered;
+    const stored = isCustomResource(served) ? ordered : bare;
+    kept = { ...kv, value: encodeJson(stored, { pretty: false }).trimEnd() };
+    reorderedTexts.set(kv, kept);
+  }
+  return kept;
 }
 
 /** The object converted to the storage version, with the storage apiVersion and kind. */

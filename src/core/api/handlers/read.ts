@@ -77,7 +77,9 @@ export async function handleGet(ctx: ServerContext, scope: RequestScope): Promis
   if (output.as === 'Table') return objectResponse(objectToTable(served, shown, query, ctx.clock.now()), 200, output);
   if (output.as === 'PartialObjectMetadata') return objectResponse(partialObjectMetadata(shown, output.asVersion!), 200, output);
   if (output.as) throw errors.notAcceptable(['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
-    if (output.encoding === 'json' && !output.pretty && storedTextIsServed(served)) {
+  // Stored text is sent as is when it is this version's encoding in kube's key order (text stored before
+  // the order was kept is not: `shown` is then its ordered copy).
+  if (output.encoding === 'json' && !output.pretty && storedTextIsServed(served) && shown === object) {
     return rawJsonResponse(spliceTypeMeta(kv.value, served.apiVersion, served.definition.kind), 200);
   }
   return objectResponse(shown, 200, output);

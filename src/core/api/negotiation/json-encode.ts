@@ -10,6 +10,10 @@
 //   objects must be built in kube's field order by their producer; for
 //   unstructured content (custom resources) pass sortKeys and every object's
 //   keys are sorted by their bytes, as Go sorts map keys.
+// - JavaScript objects list integer-like keys ("2", "10") first, in numeric
+//   order, whatever order they were set in. Only a map can have such keys (no
+//   Go field is named so), so an object that has one is written with its keys
+//   in Go's map order ("10" before "2").
 
 import { compareGoStrings } from '../../util/go/strings';
 
@@ -40,8 +44,22 @@ function goEscape(json: string): string {
   return out;
 }
 
-/** Encodes with sorted keys; written by hand because JS objects list integer-like keys first. */
-function stringifySorted(value: unknown, indent: string, step: string): string | undefined {
+/** A key JavaScript lists first in numeric order (an array index). */
+const INDEX_KEY = /^(?:0|[1-9][0-9]*)$/;
+/** An integer-like key somewhere in JSON text (possibly inside a string: then the careful path runs for nothing). */
+const INDEX_KEY_IN_TEXT = /[{,]\s*"(?:0|[1-9][0-9]*)"\s*:/;
+
+function hasIndexKey(keys: readonly string[]): boolean {
+  for (const k of keys) if (INDEX_KEY.test(k)) return true;
+  return false;
+}
+
+/**
+ * Encodes with each object's keys sorted (all objects with `sortAll`, else
+ * those with an integer-like key); written by hand because JS objects list
+ * integer-like keys first.
+ */
+function stringifySorted(value: unknown, indent: string, step: string, sortAll = true): string | undefined {
   if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
     value = (value as { toJSON: () => unknown }).toJSON();
   }
@@ -51,12 +69,14 @@ function stringifySorted(value: unknown, indent: string, step: string): string |
   const colon = step ? ': ' : ':';
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
-    const items = value.map((v) => stringifySorted(v, indent + step, step) ?? 'null');
+    const items = value.map((v) => stringifySorted(v, indent + step, step, sortAll) ?? 'null');
     return `[${inner}${items.join(`,${inner}`)}${close}]`;
   }
   const entries: string[] = [];
-  for (const key of Object.keys(value).sort(compareGoStrings)) {
-    const encoded = stringifySorted((value as Record<string, unknown>)[key], indent + step, step);
+  const keys = Object.keys(value);
+  if (sortAll || hasIndexKey(keys)) keys.sort(compareGoStrings);
+  for (const key of keys) {
+    const encoded = stringifySorted((value as Record<string, unknown>)[key], indent + step, step, sortAll);
     if (encoded !== undefined) entries.push(`${JSON.stringify(key)}${colon}${encoded}`);
   }
   if (entries.length === 0) return '{}';
@@ -66,7 +86,8 @@ function stringifySorted(value: unknown, indent: string, step: string): string |
 /** The response body for a JSON response. */
 export function encodeJson(value: unknown, options: JsonEncodeOptions | boolean = {}): string {
   const { pretty = false, sortKeys = false } = typeof options === 'boolean' ? { pretty: options } : options;
-  const text = sortKeys ? stringifySorted(value, '', pretty ? '  ' : '') : JSON.stringify(value, null, pretty ? 2 : undefined);
+  let text = sortKeys ? stringifySorted(value, '', pretty ? '  ' : '') : JSON.stringify(value, null, pretty ? 2 : undefined);
+  if (!sortKeys && text !== undefined && INDEX_KEY_IN_TEXT.test(text)) text = stringifySorted(value, '', pretty ? '  ' : '', false);
   const escaped = goEscape(text ?? 'null');
   return pretty ? escaped : `${escaped}\n`;
 }
