@@ -120,9 +120,13 @@ function sortedKeys<T extends object>(obj: T): T {
 
 export class CorruptObjectError extends Error {}
 
-/** Stored text of a built-in kind as a whole object: kind and apiVersion put back in front. */
+/**
+ * Stored text of a built-in kind as a whole object: kind and apiVersion put
+ * back in front. Text that has them (a custom resource's, whose keys are
+ * sorted: apiVersion first) is returned as it is.
+ */
 export function spliceTypeMeta(text: string, apiVersion: string, kind: string): string {
-  if (text.startsWith('{"kind"')) return text;
+  if (text.startsWith('{"kind"') || text.startsWith('{"apiVersion"')) return text;
   const head = `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)}`;
   return text === '{}' ? `${head}}` : `${head},${text.slice(1)}`;
 }
