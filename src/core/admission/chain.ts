@@ -5,7 +5,7 @@
 
 import { ALL_ORDERED_PLUGINS, DEFAULT_ON_PLUGINS } from './plugin-names';
 import { PLUGIN_FACTORIES } from './plugins';
-import type { AdmissionAttributes, AdmissionContext, AdmissionPlugin, AdmissionPluginFactory } from './types';
+import type { AdmissionAttributes, AdmissionContext, AdmissionOperation, AdmissionPlugin, AdmissionPluginFactory } from './types';
 
 export interface AdmissionChain {
   /** Enabled plugin names, in the order they run (implemented or not). */
@@ -63,18 +63,33 @@ export function createAdmissionChain(flags: Readonly<Record<string, string | und
   const factories = { ...PLUGIN_FACTORIES, ...extraFactories };
   const plugins = enabled.flatMap((name) => (factories[name] ? [factories[name]({ flags })] : []));
   const on = new Set(enabled);
+  // Each operation's mutating and validating plugins, in order, worked out once:
+  // handles() answers for the operation alone (kube's admission.Handler).
+  const phases = new Map<AdmissionOperation, { admit: AdmissionPlugin[]; validate: AdmissionPlugin[] }>();
+  const phasesOf = (operation: AdmissionOperation) => {
+    let p = phases.get(operation);
+    if (!p) {
+      const handling = plugins.filter((plugin) => plugin.handles(operation));
+      p = { admit: handling.filter((plugin) => plugin.admit), validate: handling.filter((plugin) => plugin.validate) };
+      phases.set(operation, p);
+    }
+    return p;
+  };
   return {
     enabled,
     plugins,
     isEnabled: (name) => on.has(name),
+    // A plugin that answers synchronously (most do for a kind they do not look at) is not awaited.
     async admit(attrs, ctx) {
-      for (const plugin of plugins) {
-        if (plugin.admit && plugin.handles(attrs.operation)) await plugin.admit(attrs, ctx);
+      for (const plugin of phasesOf(attrs.operation).admit) {
+        const pending = plugin.admit!(attrs, ctx);
+        if (pending) await pending;
       }
     },
     async validate(attrs, ctx) {
-      for (const plugin of plugins) {
-        if (plugin.validate && plugin.handles(attrs.operation)) await plugin.validate(attrs, ctx);
+      for (const plugin of phasesOf(attrs.operation).validate) {
+        const pending = plugin.validate!(attrs, ctx);
+        if (pending) await pending;
       }
     },
   };

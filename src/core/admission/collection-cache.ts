@@ -16,6 +16,7 @@ import type { ServedResource } from '../api/registry';
 import { decode, prefixFor } from '../api/resource-store';
 import type { KubeObject } from '../kinds/types';
 import type { KeyValue, WatchHandle } from '../storage/types';
+import type { CachedCollection } from './types';
 
 /** The group/resources kept in memory (the collections plugins read for every write, or for every pod). */
 export const CACHED_COLLECTIONS: readonly { group: string; resource: string }[] = [
@@ -41,7 +42,7 @@ interface Entry {
 const EMPTY: readonly KubeObject[] = Object.freeze([]);
 
 /** One collection (all namespaces of one resource), current while `live`. */
-class Collection {
+class Collection implements CachedCollection {
   private entries = new Map<string, Entry>();
   /** Sorted key lists per list prefix, dropped on any change. */
   private lists = new Map<string, readonly KubeObject[]>();
@@ -140,7 +141,7 @@ export class AdmissionCollections {
   constructor(private readonly ctx: ServerContext) {}
 
   /** The live collection of this resource, or undefined (not cached, not served, or not live yet — which starts it). */
-  collection(group: string, resource: string): Collection | undefined {
+  collection(group: string, resource: string): CachedCollection | undefined {
     const id = `${group}/${resource}`;
     let c = this.byResource.get(id);
     if (c === undefined) {

@@ -30,6 +30,7 @@ export function storeReader(ctx: ServerContext): AdmissionReader {
       const range = await ctx.store.range({ prefix: prefixFor(served, namespace) });
       return range.kvs.map((kv): KubeObject => decode(ctx, served, kv));
     },
+    cached: (gr) => collections.collection(gr.group, gr.resource),
     resourceForKind(apiVersion, kind) {
       const slash = apiVersion.indexOf('/');
       const group = slash < 0 ? '' : apiVersion.slice(0, slash);

@@ -57,34 +57,53 @@ export interface AdmissionHooks {
   deleting(old: KubeObject, name: string): Promise<void>;
 }
 
+// What plugins get besides the attributes holds nothing of the request: one per server
+// (per-request contexts are copies of the server's that share its services record).
+const contexts = new WeakMap<object, AdmissionContext>();
+
+function admissionContextOf(ctx: ServerContext): AdmissionContext {
+  let actx = contexts.get(ctx.services);
+  if (!actx) {
+    const access = ctx.access;
+    actx = {
+      reader: storeReader(ctx),
+      clock: ctx.clock,
+      randomString: randomAlphanumerics,
+      services: ctx.services,
+      // The chain as it is at the call: a reloaded --authorization-config replaces it.
+      ...(access ? { authorize: (attrs) => access.authorizers.authorize(attrs) } : {}),
+    };
+    contexts.set(ctx.services, actx);
+  }
+  return actx;
+}
+
 export class AdmissionRun implements AdmissionHooks {
   readonly warnings: string[] = [];
   readonly annotations: Record<string, string> = {};
   private readonly chain: AdmissionChain | undefined;
   private readonly actx: AdmissionContext;
+  private resource?: AdmissionAttributes['resource'];
+  private kind?: AdmissionAttributes['kind'];
 
   constructor(
     private readonly ctx: ServerContext,
     private readonly req: AdmissionRequest,
   ) {
     this.chain = admissionChainOf(ctx);
-    const authorizers = ctx.access?.authorizers;
-    this.actx = {
-      reader: storeReader(ctx),
-      clock: ctx.clock,
-      randomString: randomAlphanumerics,
-      services: ctx.services,
-      ...(authorizers ? { authorize: (attrs) => authorizers.authorize(attrs) } : {}),
-    };
+    this.actx = admissionContextOf(ctx);
   }
 
   attributes(operation: AdmissionOperation, object: KubeObject | undefined, oldObject: KubeObject | undefined, name?: string): AdmissionAttributes {
     const { served } = this.req;
+    // The same resource and kind objects for every phase of the request (plugins only read them).
+    this.resource ??= { group: served.group, version: served.version.name, resource: served.definition.plural };
+    this.kind ??= this.req.kind ?? { group: served.group, version: served.version.name, kind: served.definition.kind };
     return {
       operation,
-      resource: { group: served.group, version: served.version.name, resource: served.definition.plural },
+      resource: this.resource,
       subresource: this.req.subresource,
-      kind: this.req.kind ?? { group: served.group, version: served.version.name, kind: served.definition.kind },
+      kind: this.kind,
       namespace: this.req.namespace,
       name: name ?? this.req.name,
       object,
@@ -114,7 +133,8 @@ export class AdmissionRun implements AdmissionHooks {
   async mutate(obj: KubeObject, old: KubeObject | undefined): Promise<void> {
     if (!this.chain) return;
     const name = obj.metadata?.name ?? this.req.name;
-    const before = obj.metadata?.managedFields === undefined ? undefined : structuredClone(obj.metadata.managedFields);
+    // A snapshot as JSON text (the fields are JSON): cheaper than a structured clone, parsed only to put them back.
+    const before = obj.metadata?.managedFields === undefined ? undefined : JSON.stringify(obj.metadata.managedFields);
     await this.chain.admit(this.attributes(old ? 'UPDATE' : 'CREATE', obj, old, name), this.actx);
     const after = obj.metadata?.managedFields;
     if (after === undefined || after === null) return;
@@ -122,7 +142,7 @@ export class AdmissionRun implements AdmissionHooks {
       decodeManagedFields(after);
     } catch (err) {
       if (before === undefined) delete obj.metadata!.managedFields;
-      else obj.metadata!.managedFields = before;
+      else obj.metadata!.managedFields = JSON.parse(before) as typeof after;
       this.addWarning(INVALID_MANAGED_FIELDS_AFTER_ADMISSION + (err instanceof Error ? err.message : String(err)));
     }
   }

@@ -60,6 +60,19 @@ export interface AdmissionReader {
   list(resource: { group: string; resource: string }, namespace: string): Promise<KubeObject[]>;
   /** The served resource of a kind (a policy's paramKind), undefined when the kind is not served. */
   resourceForKind?(apiVersion: string, kind: string): { group: string; resource: string; namespaced: boolean } | undefined;
+  /**
+   * The resource's collection when the server keeps it in memory and it is
+   * current (collection-cache.ts), for answers without waiting; undefined
+   * means "use get or list". Its objects are shared: never modify them.
+   */
+  cached?(resource: { group: string; resource: string }): CachedCollection | undefined;
+}
+
+/** A collection kept current in memory: the same answers as AdmissionReader's get and list, synchronously. */
+export interface CachedCollection {
+  get(namespace: string, name: string): KubeObject | undefined;
+  /** In key order (namespace, then name), as list returns them. Shared: copy before sorting. */
+  list(namespace: string): readonly KubeObject[];
 }
 
 /** What the chain hands every plugin besides the attributes. */
@@ -82,9 +95,9 @@ export interface AdmissionContext {
 export interface AdmissionPlugin {
   /** The kube-apiserver name (--enable-admission-plugins). */
   readonly name: string;
-  /** Whether the plugin looks at this operation at all (admission.Handler). */
+  /** Whether the plugin looks at this operation at all (admission.Handler); answers for the operation alone (the chain asks once per operation). */
   handles(operation: AdmissionOperation): boolean;
-  /** Mutating phase. May change attrs.object. */
+  /** Mutating phase. May change attrs.object. A plugin with nothing to do answers synchronously (undefined), and the chain goes on without waiting. */
   admit?(attrs: AdmissionAttributes, ctx: AdmissionContext): void | Promise<void>;
   /** Validating phase. Must not change attrs.object. */
   validate?(attrs: AdmissionAttributes, ctx: AdmissionContext): void | Promise<void>;

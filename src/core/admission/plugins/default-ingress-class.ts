@@ -4,6 +4,7 @@
 
 import type { AdmissionAttributes, AdmissionContext, AdmissionPlugin } from '../types';
 import { newestDefault } from './default-class';
+import { onlyWhen } from './only-when';
 import { isObj } from './pod-helpers';
 
 const CLASS_ANNOTATION = 'kubernetes.io/ingress.class';
@@ -23,5 +24,9 @@ async function admit(attrs: AdmissionAttributes, ctx: AdmissionContext): Promise
 }
 
 export function defaultIngressClass(): AdmissionPlugin {
-  return { name: 'DefaultIngressClass', handles: (op) => op === 'CREATE', admit };
+  return {
+    name: 'DefaultIngressClass',
+    handles: (op) => op === 'CREATE',
+    admit: onlyWhen((attrs) => attrs.resource.group === 'networking.k8s.io' && attrs.resource.resource === 'ingresses' && !attrs.subresource, admit),
+  };
 }

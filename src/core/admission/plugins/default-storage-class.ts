@@ -4,6 +4,7 @@
 
 import type { AdmissionAttributes, AdmissionContext, AdmissionPlugin } from '../types';
 import { newestDefault } from './default-class';
+import { onlyWhen } from './only-when';
 import { isObj } from './pod-helpers';
 
 const BETA_CLASS_ANNOTATION = 'volume.beta.kubernetes.io/storage-class';
@@ -26,5 +27,9 @@ async function admit(attrs: AdmissionAttributes, ctx: AdmissionContext): Promise
 }
 
 export function defaultStorageClass(): AdmissionPlugin {
-  return { name: 'DefaultStorageClass', handles: (op) => op === 'CREATE', admit };
+  return {
+    name: 'DefaultStorageClass',
+    handles: (op) => op === 'CREATE',
+    admit: onlyWhen((attrs) => attrs.resource.group === '' && attrs.resource.resource === 'persistentvolumeclaims' && !attrs.subresource, admit),
+  };
 }

@@ -8,6 +8,7 @@
 import type { KubeObject } from '../../kinds/types';
 import { admissionForbidden } from '../errors';
 import type { AdmissionAttributes, AdmissionContext, AdmissionPlugin } from '../types';
+import { onlyWhen } from './only-when';
 import { isObj, objs, type Obj } from './pod-helpers';
 import { formatMilli, isBinary, milliValue, resourceList, type ResourceList } from './quantities';
 
@@ -170,5 +171,10 @@ async function validate(attrs: AdmissionAttributes, ctx: AdmissionContext): Prom
 }
 
 export function limitRanger(): AdmissionPlugin {
-  return { name: 'LimitRanger', handles: (op) => op === 'CREATE' || op === 'UPDATE', admit, validate };
+  return {
+    name: 'LimitRanger',
+    handles: (op) => op === 'CREATE' || op === 'UPDATE',
+    admit: onlyWhen((attrs) => applies(attrs) === 'pods' && !!attrs.object, admit),
+    validate: onlyWhen((attrs) => applies(attrs) !== undefined && !!attrs.object, validate),
+  };
 }

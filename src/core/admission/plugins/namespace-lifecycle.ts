@@ -4,6 +4,7 @@
 // pass (kube's lifecycle plugin).
 
 import { errors } from '../../errors/status';
+import type { KubeObject } from '../../kinds/types';
 import type { AdmissionAttributes, AdmissionContext, AdmissionPlugin } from '../types';
 
 /** default, kube-system and kube-public: kube-apiserver refuses to delete them. */
@@ -14,7 +15,9 @@ const isNamespaceKind = (attrs: AdmissionAttributes) => attrs.kind.group === '' 
 // Review objects are answered without being stored; telling whether their namespace exists would leak it.
 const ACCESS_REVIEWS = new Set(['localsubjectaccessreviews', 'subjectaccessreviews', 'selfsubjectaccessreviews', 'selfsubjectrulesreviews']);
 
-async function admit(attrs: AdmissionAttributes, ctx: AdmissionContext): Promise<void> {
+const NAMESPACES = { group: '', resource: 'namespaces' };
+
+function admit(attrs: AdmissionAttributes, ctx: AdmissionContext): Promise<void> | undefined {
   if (isNamespaceKind(attrs)) {
     if (attrs.operation === 'DELETE' && IMMORTAL_NAMESPACES.has(attrs.name)) {
       throw errors.forbidden({ group: '', resource: 'namespaces' }, attrs.name, 'this namespace may not be deleted');
@@ -27,8 +30,15 @@ async function admit(attrs: AdmissionAttributes, ctx: AdmissionContext): Promise
   // Only a create is refused by the namespace's state (an update or connect
   // needs the object to exist, and so its namespace).
   if (attrs.operation !== 'CREATE') return;
-  const ns = await ctx.reader.get({ group: '', resource: 'namespaces' }, '', attrs.namespace);
-  if (!ns) throw errors.notFound({ group: '', resource: 'namespaces' }, attrs.namespace);
+  // The namespaces the server keeps in memory answer at once; otherwise, read the store.
+  const cached = ctx.reader.cached?.(NAMESPACES);
+  if (cached) return void refuseUnlessActive(attrs, cached.get('', attrs.namespace));
+  return ctx.reader.get(NAMESPACES, '', attrs.namespace).then((ns) => refuseUnlessActive(attrs, ns));
+}
+
+/** A create in a namespace that does not exist, or is being terminated, is refused. */
+function refuseUnlessActive(attrs: AdmissionAttributes, ns: KubeObject | undefined): void {
+  if (!ns) throw errors.notFound(NAMESPACES, attrs.namespace);
   const phase = (ns['status'] as { phase?: string } | undefined)?.phase;
   if (phase === 'Terminating' || ns.metadata?.deletionTimestamp) {
     const message = `unable to create new content in namespace ${attrs.namespace} because it is being terminated`;

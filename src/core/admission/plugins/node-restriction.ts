@@ -15,6 +15,7 @@ import { errors, type StatusError } from '../../errors/status';
 import type { KubeObject } from '../../kinds/types';
 import type { UserInfo } from '../../auth/types';
 import type { AdmissionAttributes, AdmissionContext, AdmissionPlugin } from '../types';
+import { onlyWhen } from './only-when';
 import { podReferencesClusterTrustBundles, podReferencesConfigMaps, podReferencesPersistentVolumeClaims, podReferencesSecrets } from './node-restriction-pods';
 
 export const NODE_RESTRICTION = 'NodeRestriction';
@@ -295,5 +296,5 @@ async function admit(attrs: AdmissionAttributes, ctx: AdmissionContext): Promise
 }
 
 export function nodeRestriction(): AdmissionPlugin {
-  return { name: NODE_RESTRICTION, handles: (op) => op === 'CREATE' || op === 'UPDATE' || op === 'DELETE', admit };
+  return { name: NODE_RESTRICTION, handles: (op) => op === 'CREATE' || op === 'UPDATE' || op === 'DELETE', admit: onlyWhen((attrs) => nodeIdentity(attrs.user) !== undefined, admit) };
 }

@@ -13,6 +13,11 @@ export function objs(v: unknown): Obj[] {
   return Array.isArray(v) ? v.filter(isObj) : [];
 }
 
+/** Whether podOf answers a pod (without its side effect of giving the pod an empty spec). */
+export function isPodRequest(attrs: AdmissionAttributes): boolean {
+  return attrs.resource.group === '' && attrs.resource.resource === 'pods' && attrs.subresource === '' && !!attrs.object;
+}
+
 /** The pod being written, when the request is a write of the pods resource itself (no subresource). */
 export function podOf(attrs: AdmissionAttributes): (KubeObject & { spec: Obj }) | undefined {
   if (attrs.resource.group !== '' || attrs.resource.resource !== 'pods' || attrs.subresource !== '') return undefined;

@@ -7,7 +7,8 @@
 import type { KubeObject } from '../../kinds/types';
 import { admissionForbidden } from '../errors';
 import type { AdmissionAttributes, AdmissionContext, AdmissionPlugin } from '../types';
-import { podOf } from './pod-helpers';
+import { onlyWhen } from './only-when';
+import { isPodRequest, podOf } from './pod-helpers';
 
 const PRIORITY_CLASSES = { group: 'scheduling.k8s.io', resource: 'priorityclasses' };
 
@@ -81,5 +82,10 @@ async function validatePriorityClass(attrs: AdmissionAttributes, ctx: AdmissionC
 }
 
 export function priority(): AdmissionPlugin {
-  return { name: 'Priority', handles: (op) => op === 'CREATE' || op === 'UPDATE', admit: admitPod, validate: validatePriorityClass };
+  return {
+    name: 'Priority',
+    handles: (op) => op === 'CREATE' || op === 'UPDATE',
+    admit: onlyWhen(isPodRequest, admitPod),
+    validate: onlyWhen((attrs) => attrs.resource.group === 'scheduling.k8s.io' && attrs.resource.resource === 'priorityclasses', validatePriorityClass),
+  };
 }

@@ -54,13 +54,19 @@ function podConstraints(pod: KubeObject, required: string[]): string | undefined
   return `must specify ${parts.join('; ')}`;
 }
 
-async function validate(attrs: AdmissionAttributes, ctx: AdmissionContext): Promise<void> {
+function validate(attrs: AdmissionAttributes, ctx: AdmissionContext): Promise<void> | undefined {
   if (!handled(attrs) || !attrs.object) return;
+  // A namespace without quotas (the server's in-memory copy says so at once) restricts nothing.
+  if (ctx.reader.cached?.(RESOURCE_QUOTAS)?.list(attrs.namespace).length === 0) return;
+  return checkQuotas(attrs, attrs.object, ctx);
+}
+
+async function checkQuotas(attrs: AdmissionAttributes, object: KubeObject, ctx: AdmissionContext): Promise<void> {
   const quotas = await ctx.reader.list(RESOURCE_QUOTAS, attrs.namespace);
   if (!quotas.length) return;
   const { group, resource } = attrs.resource;
   const now = ctx.clock.now();
-  const next = objectUsage(group, resource, attrs.object, now);
+  const next = objectUsage(group, resource, object, now);
   const prev: Usage = attrs.oldObject ? objectUsage(group, resource, attrs.oldObject, now) : new Map();
   const delta = new Map<string, number>();
   for (const [k, v] of next) {
@@ -75,9 +81,9 @@ async function validate(attrs: AdmissionAttributes, ctx: AdmissionContext): Prom
       const owner = resourceOfQuotaName(name);
       return owner?.group === group && owner.resource === resource && scopeAllows(quota, name);
     });
-    if (!restricted.length || !quotaMatches(quota, group, resource, attrs.object)) continue;
+    if (!restricted.length || !quotaMatches(quota, group, resource, object)) continue;
     if (group === '' && resource === 'pods' && attrs.operation === 'CREATE') {
-      const problem = podConstraints(attrs.object, restricted);
+      const problem = podConstraints(object, restricted);
       if (problem) throw admissionForbidden(attrs, `failed quota: ${quota.metadata?.name ?? ''}: ${problem}`);
     }
     const requested = new Map(restricted.filter((n) => delta.has(n)).map((n) => [n, delta.get(n)!]));

@@ -6,7 +6,8 @@
 import type { KubeObject } from '../../kinds/types';
 import { admissionForbidden } from '../errors';
 import type { AdmissionAttributes, AdmissionContext, AdmissionPlugin } from '../types';
-import { isObj, objs, podOf, type Obj } from './pod-helpers';
+import { onlyWhen } from './only-when';
+import { isObj, isPodRequest, objs, podOf, type Obj } from './pod-helpers';
 
 async function runtimeClassOf(attrs: AdmissionAttributes, ctx: AdmissionContext, spec: Obj): Promise<KubeObject | undefined> {
   const name = spec['runtimeClassName'];
@@ -73,5 +74,5 @@ async function validate(attrs: AdmissionAttributes, ctx: AdmissionContext): Prom
 }
 
 export function runtimeClass(): AdmissionPlugin {
-  return { name: 'RuntimeClass', handles: (op) => op === 'CREATE', admit, validate };
+  return { name: 'RuntimeClass', handles: (op) => op === 'CREATE', admit: onlyWhen(isPodRequest, admit), validate: onlyWhen(isPodRequest, validate) };
 }

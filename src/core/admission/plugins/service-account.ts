@@ -11,7 +11,8 @@ import { errors } from '../../errors/status';
 import type { KubeObject } from '../../kinds/types';
 import { admissionForbidden } from '../errors';
 import type { AdmissionAttributes, AdmissionContext, AdmissionPlugin } from '../types';
-import { isMirrorPod, isObj, objs, podOf, type Obj } from './pod-helpers';
+import { onlyWhen } from './only-when';
+import { isMirrorPod, isObj, isPodRequest, objs, podOf, type Obj } from './pod-helpers';
 
 export const DEFAULT_SERVICE_ACCOUNT = 'default';
 export const SERVICE_ACCOUNT_VOLUME_PREFIX = 'kube-api-access-';
@@ -127,5 +128,5 @@ async function validate(attrs: AdmissionAttributes, ctx: AdmissionContext): Prom
 }
 
 export function serviceAccount(): AdmissionPlugin {
-  return { name: 'ServiceAccount', handles: (op) => op === 'CREATE' || op === 'UPDATE', admit, validate };
+  return { name: 'ServiceAccount', handles: (op) => op === 'CREATE' || op === 'UPDATE', admit: onlyWhen(isPodRequest, admit), validate: onlyWhen(isPodRequest, validate) };
 }

@@ -9,8 +9,10 @@
 // binding '<b>' denied request: <message>` with the validation's reason
 // (Invalid, 422, unless it names Forbidden, Unauthorized or
 // RequestEntityTooLarge) and the message as the one cause.
-// Policies and bindings are read from the store at each request (kube keeps
-// them in informers); expressions are parsed once per text.
+// Policies and bindings are read at each request from the server's in-memory
+// copies (collection-cache.ts; kube keeps them in informers), and a request
+// with no policy at all is answered without waiting; expressions are parsed
+// once per text.
 
 import { StatusError } from '../../errors/status';
 import type { KubeObject } from '../../kinds/types';
@@ -78,10 +80,17 @@ async function validationMessage(v: Obj, activation: AdmissionActivation): Promi
   return `failed expression: ${String(v.expression ?? '').trim()}`;
 }
 
+const POLICIES = { group: GROUP, resource: 'validatingadmissionpolicies' };
+
 export function createValidatingAdmissionPolicyPlugin(): AdmissionPlugin {
-  async function validate(attrs: AdmissionAttributes, ctx: AdmissionContext): Promise<void> {
+  function validate(attrs: AdmissionAttributes, ctx: AdmissionContext): Promise<void> | undefined {
     if (isExemptAdmissionConfigurationResource(attrs)) return;
-    const policies = (await ctx.reader.list({ group: GROUP, resource: 'validatingadmissionpolicies' }, '')).sort(byName);
+    if (ctx.reader.cached?.(POLICIES)?.list('').length === 0) return;
+    return evaluatePolicies(attrs, ctx);
+  }
+
+  async function evaluatePolicies(attrs: AdmissionAttributes, ctx: AdmissionContext): Promise<void> {
+    const policies = (await ctx.reader.list(POLICIES, '')).sort(byName);
     if (!policies.length) return;
     const bindings = (await ctx.reader.list({ group: GROUP, resource: 'validatingadmissionpolicybindings' }, '')).sort(byName);
     const denied: Decision[] = [];

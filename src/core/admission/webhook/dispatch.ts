@@ -34,6 +34,11 @@ interface Hook {
   readonly name: string;
 }
 
+/** True when the server's in-memory copy says there is no configuration of this resource (the request needs no look at them). */
+function noConfigurations(resource: string, ctx: AdmissionContext): boolean {
+  return ctx.reader.cached?.({ group: GROUP, resource })?.list('').length === 0;
+}
+
 async function hooksOf(resource: string, ctx: AdmissionContext): Promise<Hook[]> {
   const configs = await ctx.reader.list({ group: GROUP, resource }, '');
   configs.sort((a, b) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : (a.metadata?.name ?? '') > (b.metadata?.name ?? '') ? 1 : 0));
@@ -135,32 +140,36 @@ export function createValidatingWebhookPlugin(): AdmissionPlugin {
   return {
     name: 'ValidatingAdmissionWebhook',
     handles: () => true,
-    async validate(attrs, ctx) {
-      if (isExemptAdmissionConfigurationResource(attrs)) return;
-      const hooks = await hooksOf('validatingwebhookconfigurations', ctx);
-      if (!hooks.length) return;
-      const fetchFn = webhookFetchOf(ctx.services);
-      const outcomes = await Promise.all(
-        hooks.map(async (hook): Promise<unknown> => {
-          try {
-            const response = await review(hook, attrs, ctx, fetchFn);
-            if (!response) return undefined;
-            if (response.allowed !== true) return webhookDenial(hook.name, response.status);
-            return undefined;
-          } catch (err) {
-            try {
-              failOpen(hook, attrs, err, 'validating', 0);
-              return undefined;
-            } catch (e) {
-              return e;
-            }
-          }
-        }),
-      );
-      const first = outcomes.find((o) => o !== undefined);
-      if (first !== undefined) throw first;
+    validate(attrs, ctx) {
+      if (isExemptAdmissionConfigurationResource(attrs) || noConfigurations('validatingwebhookconfigurations', ctx)) return undefined;
+      return validateWithHooks(attrs, ctx);
     },
   };
+}
+
+async function validateWithHooks(attrs: AdmissionAttributes, ctx: AdmissionContext): Promise<void> {
+  const hooks = await hooksOf('validatingwebhookconfigurations', ctx);
+  if (!hooks.length) return;
+  const fetchFn = webhookFetchOf(ctx.services);
+  const outcomes = await Promise.all(
+    hooks.map(async (hook): Promise<unknown> => {
+      try {
+        const response = await review(hook, attrs, ctx, fetchFn);
+        if (!response) return undefined;
+        if (response.allowed !== true) return webhookDenial(hook.name, response.status);
+        return undefined;
+      } catch (err) {
+        try {
+          failOpen(hook, attrs, err, 'validating', 0);
+          return undefined;
+        } catch (e) {
+          return e;
+        }
+      }
+    }),
+  );
+  const first = outcomes.find((o) => o !== undefined);
+  if (first !== undefined) throw first;
 }
 
 function replaceInPlace(target: KubeObject, next: unknown): void {
@@ -208,20 +217,24 @@ export function createMutatingWebhookPlugin(): AdmissionPlugin {
     }
   }
 
+  async function mutateWithHooks(attrs: AdmissionAttributes, ctx: AdmissionContext): Promise<void> {
+    const hooks = await hooksOf('mutatingwebhookconfigurations', ctx);
+    if (!hooks.length) return;
+    const mutatedAt: number[] = [];
+    for (const hook of hooks) if (await run(hook, attrs, ctx, 0)) mutatedAt.push(hook.index);
+    // reinvocationPolicy IfNeeded: once more, for webhooks a later webhook's change came after.
+    const lastChange = mutatedAt.length ? Math.max(...mutatedAt) : -1;
+    for (const hook of hooks) {
+      if (hook.webhook.reinvocationPolicy === 'IfNeeded' && hook.index < lastChange) await run(hook, attrs, ctx, 1);
+    }
+  }
+
   return {
     name: 'MutatingAdmissionWebhook',
     handles: () => true,
-    async admit(attrs, ctx) {
-      if (isExemptAdmissionConfigurationResource(attrs)) return;
-      const hooks = await hooksOf('mutatingwebhookconfigurations', ctx);
-      if (!hooks.length) return;
-      const mutatedAt: number[] = [];
-      for (const hook of hooks) if (await run(hook, attrs, ctx, 0)) mutatedAt.push(hook.index);
-      // reinvocationPolicy IfNeeded: once more, for webhooks a later webhook's change came after.
-      const lastChange = mutatedAt.length ? Math.max(...mutatedAt) : -1;
-      for (const hook of hooks) {
-        if (hook.webhook.reinvocationPolicy === 'IfNeeded' && hook.index < lastChange) await run(hook, attrs, ctx, 1);
-      }
+    admit(attrs, ctx) {
+      if (isExemptAdmissionConfigurationResource(attrs) || noConfigurations('mutatingwebhookconfigurations', ctx)) return undefined;
+      return mutateWithHooks(attrs, ctx);
     },
   };
 }
