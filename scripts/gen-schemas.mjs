@@ -296,12 +296,17 @@ let totalBytes = 0;
 for (const [pkg, definitions] of packages) {
   // One definition per line keeps diffs readable; JSON.parse of a string is
   // the cheapest way to ship a large literal (no type inference, fast parse).
+  // It is parsed on first use, not when the module is evaluated: a service
+  // worker's cold start does not need the table (decision 0316).
   const lines = Object.entries(definitions).map(([name, node]) => `${JSON.stringify(name)}:${JSON.stringify(node)}`);
   const text =
     HEADER +
     "import type { SchemaNode } from '../../types';\n\n" +
-    `const definitions: Record<string, SchemaNode> = JSON.parse(String.raw\`{\n${rawTemplate(lines.join(',\n'))}\n}\`);\n` +
-    'export default definitions;\n';
+    'let definitions: Record<string, SchemaNode> | undefined;\n\n' +
+    '/** This package\'s definitions, parsed from their JSON text on the first call. */\n' +
+    'export default function packageDefinitions(): Record<string, SchemaNode> {\n' +
+    `  return (definitions ??= JSON.parse(String.raw\`{\n${rawTemplate(lines.join(',\n'))}\n}\`));\n` +
+    '}\n';
   writeFileSync(join(outDir, 'packages', `${moduleId(pkg)}.ts`), text);
   totalBytes += Buffer.byteLength(text);
 }
@@ -347,14 +352,15 @@ writeFileSync(join(outDir, 'index.ts'), index);
 totalBytes += Buffer.byteLength(index);
 
 // Static import of every module: the whole table is ~280 KiB (~37 KiB
-// gzipped), so the server loads it at once and synchronously (decision 0020).
+// gzipped), so the server loads it at once and synchronously (decision 0020);
+// each module's JSON is parsed when its entry is first read (decision 0316).
 let all = HEADER + "import type { SchemaNode } from '../types';\n";
 allModules.forEach((id, i) => {
   all += `import m${i} from './packages/${id}';\n`;
 });
-all += '\n/** Every built-in definition, by module id. */\n';
+all += '\n/** Every built-in definition, by module id; an entry is parsed when first read. */\n';
 all += `export const modules: Readonly<Record<string, Record<string, SchemaNode>>> = {\n${allModules
-  .map((id, i) => `  ${JSON.stringify(id)}: m${i},`)
+  .map((id, i) => `  get ${JSON.stringify(id)}() {\n    return m${i}();\n  },`)
   .join('\n')}\n};\n`;
 writeFileSync(join(outDir, 'all.ts'), all);
 totalBytes += Buffer.byteLength(all);

@@ -106,9 +106,15 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     startedAt: clock.now(),
     access,
   };
+  // The discovery documents' storageVersionHash values (a SHA-256 per resource):
+  // computed when a resource list first shows them, not at every start, where
+  // their hundred digests would queue ahead of the first request's (decision 0317).
   const hashes = new StorageVersionHashes();
-  await hashes.refresh(registry.allDefinitions());
-  registry.onChange(() => void hashes.refresh(registry.allDefinitions()));
+  let hashesComputed: Promise<void> | undefined;
+  const computeHashes = (): Promise<void> => (hashesComputed ??= hashes.refresh(registry.allDefinitions()));
+  registry.onChange(() => {
+    if (hashesComputed) void hashes.refresh(registry.allDefinitions());
+  });
 
   let storeReady = false;
   void options.store.ready().then(() => {
@@ -286,6 +292,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     if (path === '/api') return objectResponse(apiVersions(url.host), 200, output, discoveryHeaders);
     if (path === '/apis') return objectResponse(apiGroupList(ctx), 200, output, discoveryHeaders);
     const parts = path.split('/').filter(Boolean);
+    if ((parts[0] === 'api' && parts.length === 2) || (parts[0] === 'apis' && parts.length === 3)) await computeHashes();
     if (parts[0] === 'api' && parts.length === 2) {
       const list = apiResourceList(ctx, hashes, '', parts[1]!);
       if (list) return objectResponse(list, 200, output);

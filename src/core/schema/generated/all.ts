@@ -38,43 +38,117 @@ import m34 from './packages/apimachinery.pkg.runtime';
 import m35 from './packages/apimachinery.pkg.util.intstr';
 import m36 from './packages/kube-aggregator.pkg.apis.apiregistration.v1';
 
-/** Every built-in definition, by module id. */
+/** Every built-in definition, by module id; an entry is parsed when first read. */
 export const modules: Readonly<Record<string, Record<string, SchemaNode>>> = {
-  "api.admissionregistration.v1": m0,
-  "api.admissionregistration.v1alpha1": m1,
-  "api.admissionregistration.v1beta1": m2,
-  "api.apiserverinternal.v1alpha1": m3,
-  "api.apps.v1": m4,
-  "api.authentication.v1": m5,
-  "api.authentication.v1beta1": m6,
-  "api.authorization.v1": m7,
-  "api.autoscaling.v1": m8,
-  "api.autoscaling.v2": m9,
-  "api.batch.v1": m10,
-  "api.certificates.v1": m11,
-  "api.certificates.v1alpha1": m12,
-  "api.coordination.v1": m13,
-  "api.coordination.v1alpha2": m14,
-  "api.core.v1": m15,
-  "api.discovery.v1": m16,
-  "api.events.v1": m17,
-  "api.flowcontrol.v1": m18,
-  "api.networking.v1": m19,
-  "api.networking.v1beta1": m20,
-  "api.node.v1": m21,
-  "api.policy.v1": m22,
-  "api.rbac.v1": m23,
-  "api.resource.v1alpha3": m24,
-  "api.resource.v1beta1": m25,
-  "api.scheduling.v1": m26,
-  "api.storage.v1": m27,
-  "api.storage.v1alpha1": m28,
-  "api.storage.v1beta1": m29,
-  "api.storagemigration.v1alpha1": m30,
-  "apiextensions-apiserver.pkg.apis.apiextensions.v1": m31,
-  "apimachinery.pkg.api.resource": m32,
-  "apimachinery.pkg.apis.meta.v1": m33,
-  "apimachinery.pkg.runtime": m34,
-  "apimachinery.pkg.util.intstr": m35,
-  "kube-aggregator.pkg.apis.apiregistration.v1": m36,
+  get "api.admissionregistration.v1"() {
+    return m0();
+  },
+  get "api.admissionregistration.v1alpha1"() {
+    return m1();
+  },
+  get "api.admissionregistration.v1beta1"() {
+    return m2();
+  },
+  get "api.apiserverinternal.v1alpha1"() {
+    return m3();
+  },
+  get "api.apps.v1"() {
+    return m4();
+  },
+  get "api.authentication.v1"() {
+    return m5();
+  },
+  get "api.authentication.v1beta1"() {
+    return m6();
+  },
+  get "api.authorization.v1"() {
+    return m7();
+  },
+  get "api.autoscaling.v1"() {
+    return m8();
+  },
+  get "api.autoscaling.v2"() {
+    return m9();
+  },
+  get "api.batch.v1"() {
+    return m10();
+  },
+  get "api.certificates.v1"() {
+    return m11();
+  },
+  get "api.certificates.v1alpha1"() {
+    return m12();
+  },
+  get "api.coordination.v1"() {
+    return m13();
+  },
+  get "api.coordination.v1alpha2"() {
+    return m14();
+  },
+  get "api.core.v1"() {
+    return m15();
+  },
+  get "api.discovery.v1"() {
+    return m16();
+  },
+  get "api.events.v1"() {
+    return m17();
+  },
+  get "api.flowcontrol.v1"() {
+    return m18();
+  },
+  get "api.networking.v1"() {
+    return m19();
+  },
+  get "api.networking.v1beta1"() {
+    return m20();
+  },
+  get "api.node.v1"() {
+    return m21();
+  },
+  get "api.policy.v1"() {
+    return m22();
+  },
+  get "api.rbac.v1"() {
+    return m23();
+  },
+  get "api.resource.v1alpha3"() {
+    return m24();
+  },
+  get "api.resource.v1beta1"() {
+    return m25();
+  },
+  get "api.scheduling.v1"() {
+    return m26();
+  },
+  get "api.storage.v1"() {
+    return m27();
+  },
+  get "api.storage.v1alpha1"() {
+    return m28();
+  },
+  get "api.storage.v1beta1"() {
+    return m29();
+  },
+  get "api.storagemigration.v1alpha1"() {
+    return m30();
+  },
+  get "apiextensions-apiserver.pkg.apis.apiextensions.v1"() {
+    return m31();
+  },
+  get "apimachinery.pkg.api.resource"() {
+    return m32();
+  },
+  get "apimachinery.pkg.apis.meta.v1"() {
+    return m33();
+  },
+  get "apimachinery.pkg.runtime"() {
+    return m34();
+  },
+  get "apimachinery.pkg.util.intstr"() {
+    return m35();
+  },
+  get "kube-aggregator.pkg.apis.apiregistration.v1"() {
+    return m36();
+  },
 };
