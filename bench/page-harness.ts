@@ -36,8 +36,8 @@ async function askWorker<T>(message: Record<string, unknown>, transfer: Transfer
   return answer.value as T;
 }
 
-/** The archive exportArchive kept, for importArchive (it stays in the page: 20 MB need not go to the driver). */
-let archive: { items: unknown[] } | undefined;
+/** The archive file exportArchive kept, for importArchive (it stays in the page: 20 MB need not go to the driver). */
+let archive: Blob | undefined;
 
 function absolute(): number {
   return performance.timeOrigin + performance.now();
@@ -85,10 +85,11 @@ const bench = {
     return auth;
   },
 
-  /** Exports the cluster (kept in the page for importArchive); returns its number of stored objects. */
+  /** Exports the cluster (its file kept in the page for importArchive); returns its number of stored objects. */
   async exportArchive(): Promise<number> {
-    archive = await askWorker<{ items: unknown[] }>({ type: 'kubetab:cluster:export' });
-    return archive.items.length;
+    const exported = await askWorker<{ file: Blob; keys: number }>({ type: 'kubetab:cluster:export' });
+    archive = exported.file;
+    return exported.keys;
   },
 
   /** Wipes the cluster (it bootstraps again, same configuration and administrator). */
@@ -96,11 +97,11 @@ const bench = {
     await askWorker({ type: 'kubetab:cluster:reset', configuration: 'keep' });
   },
 
-  /** Imports the exported archive (the whole cluster is replaced by it); returns the elapsed ms. */
+  /** Imports the exported archive file, as the UI imports a user's file (the whole cluster is replaced by it); returns the elapsed ms. */
   async importArchive(): Promise<number> {
     if (!archive) throw new Error('nothing exported');
     const started = now();
-    await askWorker({ type: 'kubetab:cluster:import', archive }, []);
+    await askWorker({ type: 'kubetab:cluster:import', file: archive });
     return now() - started;
   },
 

@@ -9,7 +9,7 @@ import { createMemoryPersistence } from '../../core/storage/memory-persistence';
 import { openStore } from '../../core/storage/mvcc-store';
 import { CompactedError } from '../../core/storage/types';
 import { PersistenceFaults, withFaults } from '../../storage/faulty-persistence';
-import { archiveProblem, exportCluster, importCluster, wipeCluster } from './cluster-archive';
+import { archiveFile, archiveProblem, exportCluster, importCluster, primedPersistence, readArchiveFile, wipeCluster } from './cluster-archive';
 import { secureConfiguration } from './cluster-config';
 
 const extra = (now: number) => ({ configuration: secureConfiguration(), clockOffsetMs: 0, now });
@@ -43,6 +43,54 @@ describe('cluster archive', () => {
     // The next write continues above the archive's revision.
     const c = await restored.create('/registry/configmaps/default/c', () => 'c');
     expect(c.modRevision).toBe(archive.revision + 1);
+  });
+
+  it('goes through a file and back unchanged; what is not JSON or not an archive is refused with the reason', async () => {
+    const clock = manualClock();
+    const source = createMemoryPersistence();
+    const store = await openStore({ persistence: source, clock });
+    await store.create('/registry/configmaps/default/a', () => '{"quoted":"\\"x\\"","accents":"é"}');
+    await store.close();
+    const archive = await exportCluster(source, extra(clock.now()));
+    const file = archiveFile(archive);
+    expect(file.type).toBe('application/json');
+    expect(await readArchiveFile(file)).toEqual(archive);
+    await expect(readArchiveFile(new Blob(['{"kind":'], { type: 'application/json' }))).rejects.toThrow(/^the file is not JSON \(/);
+    await expect(readArchiveFile(new Blob(['[]']))).rejects.toThrow('not a KubeTab cluster archive (apiVersion kubetab.dev/v1, kind ClusterArchive)');
+    await expect(readArchiveFile('{}')).rejects.toThrow('the archive must be sent as a file (a Blob)');
+  });
+
+  it('the store started after an import loads what was written without reading it back, and equals one that reads it back', async () => {
+    const clock = manualClock();
+    const source = createMemoryPersistence();
+    const s1 = await openStore({ persistence: source, clock });
+    for (const name of ['c', 'a', 'b']) await s1.create(`/registry/configmaps/default/${name}`, (rv) => `{"name":"${name}","rv":"${rv}"}`);
+    const b = await s1.get('/registry/configmaps/default/b');
+    await s1.update(b!.key, b!.modRevision, () => 'b2');
+    await s1.close();
+    const archive = await exportCluster(source, extra(clock.now()));
+
+    const target = createMemoryPersistence();
+    const written = await importCluster(target, archive, clock.now());
+    let reads = 0;
+    const counting = { ...target, loadCurrent: () => (reads++, target.loadCurrent()), loadHistory: () => (reads++, target.loadHistory()) };
+    const primed = await openStore({ persistence: primedPersistence(counting, written), clock });
+    await primed.ready();
+    expect(reads).toBe(0);
+    const fromPrimed = await primed.range({ prefix: '/registry/' });
+    await primed.close();
+    const readBack = await openStore({ persistence: target, clock });
+    await readBack.ready();
+    const fromStorage = await readBack.range({ prefix: '/registry/' });
+    expect(fromPrimed).toEqual(fromStorage);
+    expect(fromPrimed.kvs.map((kv) => kv.key)).toEqual(['/registry/configmaps/default/a', '/registry/configmaps/default/b', '/registry/configmaps/default/c']);
+    expect(primed.currentRevision()).toBe(readBack.currentRevision());
+    await readBack.close();
+    // Only the first load is primed: a later one reads the storage.
+    const again = primedPersistence(counting, written);
+    await again.loadCurrent();
+    await again.loadCurrent();
+    expect(reads).toBe(1);
   });
 
   it('never moves the revision back: importing an older archive compacts at the newer revision (watches from before get 410)', async () => {
@@ -96,6 +144,16 @@ describe('cluster archive', () => {
         ],
       }),
     ).toBe('items[1]: duplicate key a');
+  });
+
+  it('refuses two keys with one modRevision, in file order or not (rule: each revision belongs to one write)', () => {
+    const base = { apiVersion: 'kubetab.dev/v1', kind: 'ClusterArchive', revision: 10, clockOffsetMs: 0 };
+    const item = (key: string, modRevision: number) => ({ key, value: 'v', createRevision: modRevision, modRevision, version: 1 });
+    expect(archiveProblem({ ...base, items: [item('a', 5), item('b', 5)] })).toBe('items[1]: two keys with modRevision 5');
+    expect(archiveProblem({ ...base, items: [item('a', 5), item('b', 7), item('c', 5)] })).toBe('items[2]: two keys with modRevision 5');
+    expect(archiveProblem({ ...base, items: [item('a', 7), item('b', 5), item('c', 7)] })).toBe('items[2]: two keys with modRevision 7');
+    // Not in revision order, but every revision once: an archive.
+    expect(archiveProblem({ ...base, items: [item('a', 7), item('b', 5), item('c', 6)] })).toBeUndefined();
   });
 
   it('an import that fails (quota) leaves the cluster as it was, not empty (rule: one transaction, docs/decisions/0172)', async () => {

@@ -116,11 +116,16 @@ describe('reset, export and import', () => {
     await untilReady(a.host, administrator!.token);
     const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'moved' }, data: { x: '1' } };
     const created = await call(a.host, '/api/v1/namespaces/default/configmaps', { method: 'POST', body: JSON.stringify(cm), headers: { Authorization: `Bearer ${administrator!.token}`, 'Content-Type': 'application/json' } });
-    const archive = JSON.parse(JSON.stringify(await a.host.exportArchive()));
+    const exported = await a.host.exportArchive();
+    // The export is the file itself: JSON, which the page downloads as it is.
+    expect(exported.file.type).toBe('application/json');
+    const archive = JSON.parse(await exported.file.text());
+    expect(archive).toMatchObject({ apiVersion: 'kubetab.dev/v1', kind: 'ClusterArchive', revision: exported.revision, exportedAt: exported.exportedAt });
+    expect(archive.items).toHaveLength(exported.keys);
 
     const b = newHost();
     await b.host.configurationState();
-    const imported = await b.host.importArchive(archive);
+    const imported = await b.host.importArchive(exported.file);
     expect(imported.administrator?.token).toBe(administrator!.token);
     const read = await call(b.host, '/api/v1/namespaces/default/configmaps/moved', bearer(administrator!.token));
     expect(read.status).toBe(200);
@@ -128,9 +133,50 @@ describe('reset, export and import', () => {
     expect(read.json.data).toEqual({ x: '1' });
   });
 
-  it('refuses an archive that is not one', async () => {
-    const { host } = newHost();
-    await expect(host.importArchive({ kind: 'Nope' })).rejects.toThrow('cannot import: not a KubeTab cluster archive');
+  // Rule: a bad file is a clear error that changes nothing (objects, configuration, clock, the running core).
+  it.each([
+    ['a file that is not JSON', new Blob(['kind: ClusterArchive\n']), 'cannot import: the file is not JSON ('],
+    ['JSON that is not an archive', new Blob([JSON.stringify({ kind: 'Nope' })]), 'cannot import: not a KubeTab cluster archive'],
+    ['no file at all', { kind: 'ClusterArchive' } as unknown as Blob, 'cannot import: the archive must be sent as a file (a Blob)'],
+  ])('refuses %s and changes nothing', async (_what, file, message) => {
+    const { host, settings } = newHost();
+    const { administrator, document } = await host.configurationState();
+    await untilReady(host, administrator!.token);
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'stays' } };
+    await call(host, '/api/v1/namespaces/default/configmaps', { method: 'POST', body: JSON.stringify(cm), headers: { Authorization: `Bearer ${administrator!.token}`, 'Content-Type': 'application/json' } });
+    await expect(host.importArchive(file)).rejects.toThrow(message);
+    expect((await call(host, '/api/v1/namespaces/default/configmaps/stays', bearer(administrator!.token))).status).toBe(200);
+    expect(settings.saved).toEqual(document);
+    expect(settings.offset).toBe(0);
+  });
+
+  it('refuses an archive whose configuration is not valid, and changes nothing (rule: the configuration is validated)', async () => {
+    const a = newHost();
+    await a.host.configurationState();
+    const archive = JSON.parse(await (await a.host.exportArchive()).file.text());
+    archive.configuration = { ...archive.configuration, authorization: { authorizers: [{ type: 'RBAC' }] } };
+    archive.clockOffsetMs = 3_600_000;
+    const b = newHost();
+    const before = await b.host.configurationState();
+    await expect(b.host.importArchive(new Blob([JSON.stringify(archive)]))).rejects.toThrow("cannot import: the archive's configuration is not valid: ");
+    expect(b.settings.saved).toEqual(before.document);
+    expect(b.settings.offset).toBe(0);
+  });
+
+  it("takes the archive's clock only when it is ahead (rule: the clock never goes back)", async () => {
+    const a = newHost();
+    await a.host.configurationState();
+    await a.host.advanceClock(7_200_000);
+    const ahead = await a.host.exportArchive();
+    const b = newHost();
+    await b.host.configurationState();
+    await b.host.importArchive(ahead.file);
+    expect(b.settings.offset).toBe(7_200_000);
+    const c = newHost();
+    await c.host.configurationState();
+    await c.host.advanceClock(9_000_000);
+    await c.host.importArchive(ahead.file);
+    expect(c.settings.offset).toBe(9_000_000);
   });
 });
 

@@ -13,12 +13,12 @@ import { systemClock, type Clock } from '../../core/clock';
 import { createApiServer, type ApiServer } from '../../core/server';
 import { parseGoDuration } from '../../core/auth';
 import { openStore, type OpenedStore } from '../../core/storage/mvcc-store';
-import type { Persistence } from '../../core/storage/types';
-import { archiveProblem, exportCluster, importCluster, wipeCluster } from './cluster-archive';
+import type { KeyValue, Persistence } from '../../core/storage/types';
+import { archiveFile, exportCluster, importCluster, primedPersistence, readArchiveFile, wipeCluster } from './cluster-archive';
 import { administratorOf, isOpen, secureConfiguration, toServerInput, type ClusterConfiguration } from './cluster-config';
 import { validateConfiguration } from './cluster-config-validation';
 import type { HostSettings } from './host-settings';
-import type { ClockState, ClusterArchive, ConfigurationState, MessageReply, ValidationAnswer } from './messages';
+import type { ClockState, ClusterArchive, ConfigurationState, ExportedArchive, MessageReply, ValidationAnswer } from './messages';
 
 /** kube-apiserver's default --etcd-compaction-interval. */
 const DEFAULT_RETENTION_MS = 5 * 60_000;
@@ -62,6 +62,8 @@ export class ClusterHost {
   private retired = false;
   /** Life-cycle operations, one after another. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** The values an import just wrote, for the start that follows it (primedPersistence). */
+  private afterImport: KeyValue[] | undefined;
 
   constructor(private readonly options: ClusterHostOptions) {}
 
@@ -138,25 +140,44 @@ export class ClusterHost {
     });
   }
 
-  exportArchive(): Promise<ClusterArchive> {
+  /** The whole cluster as a JSON file (see ExportedArchive). */
+  exportArchive(): Promise<ExportedArchive> {
     return this.serially(async () => {
       const clock = await this.clockNow();
       const persistence = this.options.persistence();
+      let archive: ClusterArchive;
       try {
-        return await exportCluster(persistence, { configuration: await this.loadDocument(), clockOffsetMs: clock.offset(), now: clock.now() });
+        archive = await exportCluster(persistence, { configuration: await this.loadDocument(), clockOffsetMs: clock.offset(), now: clock.now() });
       } finally {
         await persistence.close();
       }
+      return { file: archiveFile(archive), keys: archive.items.length, revision: archive.revision, exportedAt: archive.exportedAt };
     });
   }
 
-  importArchive(input: unknown): Promise<ConfigurationState> {
+  /**
+   * Replaces the cluster with an archive file (the user's File, or an
+   * exported Blob). The file is read, parsed and checked, its configuration
+   * validated, before anything stops or changes: a bad file is an error and
+   * the cluster goes on as it was. That happens outside the queue of
+   * life-cycle operations: the file's read need not wait for one still
+   * running (a reset whose cluster is bootstrapping).
+   */
+  importArchive(file: Blob): Promise<ConfigurationState> {
+    const checked = (async () => {
+      try {
+        const archive = await readArchiveFile(file);
+        const validation = await validateConfiguration(archive.configuration);
+        if (!validation.valid) throw new Error(`the archive's configuration is not valid: ${validation.problems.map((p) => p.message).join('; ')}`);
+        return archive;
+      } catch (err) {
+        throw new Error(`cannot import: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    })();
+    // Not an unhandled rejection while it waits for the queue: the operation below awaits (and rethrows) it.
+    checked.catch(() => undefined);
     return this.serially(async () => {
-      const problem = archiveProblem(input);
-      if (problem) throw new Error(`cannot import: ${problem}`);
-      const archive = input as ClusterArchive;
-      const validation = await validateConfiguration(archive.configuration);
-      if (!validation.valid) throw new Error(`cannot import: the archive's configuration is not valid: ${validation.problems.map((p) => p.message).join('; ')}`);
+      const archive = await checked;
       const clock = await this.clockNow();
       await this.stopRunning();
       // The clock never goes back: it takes the archive's offset only when that is ahead.
@@ -166,7 +187,8 @@ export class ClusterHost {
       }
       const persistence = this.options.persistence();
       try {
-        await importCluster(persistence, archive, clock.now());
+        // The next start loads the store from what was just written, not from IndexedDB again.
+        this.afterImport = await importCluster(persistence, archive, clock.now());
       } finally {
         await persistence.close();
       }
@@ -271,7 +293,10 @@ export class ClusterHost {
     }
     let store: OpenedStore | undefined;
     try {
-      store = await openStore({ persistence: this.options.persistence(), clock, retentionMs });
+      const imported = this.afterImport;
+      this.afterImport = undefined;
+      const persistence = this.options.persistence();
+      store = await openStore({ persistence: imported ? primedPersistence(persistence, imported) : persistence, clock, retentionMs });
       const core = await createApiServer({
         store,
         clock,

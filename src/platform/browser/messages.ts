@@ -46,6 +46,19 @@ export interface ClusterArchive {
   readonly items: readonly { key: string; value: string; createRevision: number; modRevision: number; version: number }[];
 }
 
+/**
+ * An export: the archive as a JSON file (a Blob, which the page gets by
+ * reference and downloads as it is), and what the page says about it.
+ */
+export interface ExportedArchive {
+  readonly file: Blob;
+  /** The number of stored keys in it. */
+  readonly keys: number;
+  readonly revision: number;
+  /** RFC 3339, by the server's clock. */
+  readonly exportedAt: string;
+}
+
 /** Each message: what the page sends, and what the worker answers. */
 export interface PageToWorkerMessages {
   /**
@@ -66,9 +79,14 @@ export interface PageToWorkerMessages {
   'kubetab:configuration:save': { request: { readonly document: unknown }; reply: ValidationAnswer & { readonly saved: boolean; readonly state: ConfigurationState } };
   /** Wipes every stored object (a fresh cluster); `configuration: 'default'` also puts the secure default back. */
   'kubetab:cluster:reset': { request: { readonly configuration: 'keep' | 'default' }; reply: ConfigurationState };
-  'kubetab:cluster:export': { request: Record<never, never>; reply: ClusterArchive };
-  /** Replaces the whole cluster (objects, configuration, clock) with an archive. */
-  'kubetab:cluster:import': { request: { readonly archive: unknown }; reply: ConfigurationState };
+  'kubetab:cluster:export': { request: Record<never, never>; reply: ExportedArchive };
+  /**
+   * Replaces the whole cluster (objects, configuration, clock) with an
+   * archive file: the user's File or an exported Blob, read and parsed by the
+   * worker (a Blob travels by reference; a parsed archive would be copied
+   * object by object). A file that is not JSON or not an archive changes nothing.
+   */
+  'kubetab:cluster:import': { request: { readonly file: Blob }; reply: ConfigurationState };
   'kubetab:clock:get': { request: Record<never, never>; reply: ClockState };
   /** Moves the server's clock forward (tokens, continue tokens and watch history expire with it). */
   'kubetab:clock:advance': { request: { readonly ms: number }; reply: ClockState };

@@ -122,7 +122,7 @@ function carryOut(message: PageToWorkerMessage): Promise<MessageReply<MessageTyp
     case 'kubetab:cluster:export':
       return host.exportArchive();
     case 'kubetab:cluster:import':
-      return host.importArchive(message.archive);
+      return host.importArchive(message.file);
     case 'kubetab:clock:get':
       return host.clockState();
     case 'kubetab:clock:advance':

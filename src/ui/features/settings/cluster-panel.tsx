@@ -43,25 +43,24 @@ export function ClusterPanel({ onState }: { onState(state: ConfigurationState): 
     });
   const exportCluster = () =>
     run(async () => {
-      const archive = await askWorker('kubetab:cluster:export', {});
-      const blob = new Blob([JSON.stringify(archive)], { type: 'application/json' });
-      const url = URL.createObjectURL(blob);
+      // The worker answers the file itself (a Blob, by reference): the page downloads it as it is.
+      const exported = await askWorker('kubetab:cluster:export', {});
+      const url = URL.createObjectURL(exported.file);
       const a = document.createElement('a');
       a.href = url;
-      a.download = `kubetab-cluster-${archive.exportedAt.replace(/[:]/g, '-')}.json`;
+      a.download = `kubetab-cluster-${exported.exportedAt.replace(/[:]/g, '-')}.json`;
       a.click();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      return `Exported ${archive.items.length} stored keys at revision ${archive.revision}.`;
+      return `Exported ${exported.keys} stored keys at revision ${exported.revision}.`;
     });
   const importCluster = (file: File) =>
     run(async () => {
-      let archive: unknown;
-      try {
-        archive = JSON.parse(await file.text());
-      } catch {
-        throw new Error(`${file.name} is not a JSON file`);
-      }
-      afterReplace(await askWorker('kubetab:cluster:import', { archive }), onState);
+      // The File goes to the worker by reference; the worker reads, parses and checks it
+      // (a file that is not JSON, or not an archive, is refused there and changes nothing).
+      const state = await askWorker('kubetab:cluster:import', { file }).catch((e: unknown) => {
+        throw new Error(`${file.name}: ${e instanceof Error ? e.message : String(e)}`);
+      });
+      afterReplace(state, onState);
       return `Imported ${file.name}.`;
     });
   return (
