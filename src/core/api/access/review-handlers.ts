@@ -22,6 +22,7 @@ import { readTypedBody } from '../decode-object';
 import { objectResponse, warningHeaders } from '../respond';
 import type { AccessControl } from './access-control';
 import { tokenRequestAdmission, validatedTokenRequest } from '../custom/token-request-admission';
+import { goOrdered } from '../../serialization/go-order';
 
 function accessOf(ctx: ServerContext): AccessControl {
   if (!ctx.access) throw errors.internal(new Error('access control is not set up'));
@@ -62,7 +63,10 @@ function goFieldOrder(obj: KubeObject): KubeObject {
 }
 
 function respond(scope: RequestScope, obj: KubeObject, warnings: readonly string[] = []): Response {
-  return objectResponse(goFieldOrder(obj), 201, scope.output, warningHeaders(warnings));
+  // Nested structs too (SubjectAccessReviewStatus: allowed, denied, reason, evaluationError; maps sorted).
+  const shown = goFieldOrder(obj);
+  const ordered = shown.apiVersion && shown.kind ? goOrdered(shown, { apiVersion: shown.apiVersion, kind: shown.kind }) : shown;
+  return objectResponse(ordered, 201, scope.output, warningHeaders(warnings));
 }
 
 /** A request served with no user (authentication not configured) has none to review. */
