@@ -66,6 +66,12 @@ function lazyCelLibrary(): Plugin {
  * Bundles the service worker on its own: one self-contained classic script
  * (IIFE), sharing no chunk with the page, since a classic worker cannot import
  * the page's chunks and module workers are not in every browser.
+ *
+ * The script is ASCII only (non-ASCII characters escaped): a single one makes
+ * the browser decode all of it to UTF-16 at every start of the worker, 4 ms
+ * instead of 1 for this script (decision 0318). Escaping cannot reach the raw
+ * text of a tagged template (String.raw), so a character left there is
+ * reported.
  */
 async function bundleServiceWorker(config: ResolvedConfig, minify: boolean, appFiles: readonly AppFile[]): Promise<string> {
   const result = await build({
@@ -83,12 +89,17 @@ async function bundleServiceWorker(config: ResolvedConfig, minify: boolean, appF
       sourcemap: false,
       target: 'es2022',
       lib: { entry: SERVICE_WORKER_ENTRY, formats: ['iife'], name: 'KubeTabServiceWorker', fileName: () => SERVICE_WORKER_FILE },
-      rolldownOptions: { output: { codeSplitting: false } },
+      rolldownOptions: { output: { codeSplitting: false, charset: 'ascii' } },
     },
   });
   for (const output of Array.isArray(result) ? result : [result]) {
     if (!('output' in output)) continue;
-    for (const chunk of output.output) if (chunk.type === 'chunk' && chunk.isEntry) return chunk.code;
+    for (const chunk of output.output) {
+      if (chunk.type !== 'chunk' || !chunk.isEntry) continue;
+      const nonAscii = /[^\x00-\x7f]/.exec(chunk.code);
+      if (nonAscii) config.logger.warn(`${SERVICE_WORKER_FILE} holds a non-ASCII character (${JSON.stringify(chunk.code.slice(Math.max(0, nonAscii.index - 40), nonAscii.index + 10))}): the worker's every start decodes it as UTF-16`);
+      return chunk.code;
+    }
   }
   throw new Error('the service worker bundle produced no entry chunk');
 }
