@@ -11,6 +11,10 @@ import { manualClock } from '../clock';
 import { createApiServer } from '../server';
 import { openStore } from '../storage/mvcc-store';
 import { createEstablished, cronTab, cronTabCrd } from '../crd/tests/fixtures';
+import { DecodeCache } from '../api/object-codec';
+import { inOrderKeyValue } from '../api/resource-store';
+import type { ServerContext } from '../api/context';
+import type { ServedResource } from '../api/registry';
 
 // TypeMeta is embedded first; then the kind's own fields.
 const CONFIGMAP = ['kind', 'apiVersion', 'metadata', 'immutable', 'data', 'binaryData'];
@@ -285,6 +289,11 @@ describe('custom resource', () => {
     const got = await t.get(`${PATH}/c`);
     expect(got.text.startsWith('{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{')).toBe(true);
     expect(got.text.match(/"kind":/g)).toHaveLength(1);
+    // A collection delete answers an unstructured list: its keys sorted too.
+    const deleted = await t.del(PATH);
+    expect(deleted.status).toBe(200);
+    expect(Object.keys(raw(deleted.text))).toEqual(['apiVersion', 'items', 'kind', 'metadata']);
+    expectSortedDeep(raw(deleted.text));
     await watch.cancel();
   });
 
@@ -326,5 +335,24 @@ describe('text stored before the order was kept', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('inOrderKeyValue gives the list path a key-value whose text is in order (once per stored value), and the stored one when it already is', () => {
+    const ctx = { decodeCache: new DecodeCache() } as unknown as ServerContext;
+    // A built-in resource (its schema is a reference to a built-in definition) served in its storage version.
+    const served = {
+      group: '',
+      apiVersion: 'v1',
+      storageVersion: 'v1',
+      version: { name: 'v1', schema: { ref: 'io.k8s.api.core.v1.ConfigMap' } },
+      definition: { kind: 'ConfigMap' },
+    } as unknown as ServedResource;
+    const kv = { key: '/registry/core/configmaps/default/a', createRevision: 5, modRevision: 5, version: 1, value: '{"data":{"b":"1","a":"2"},"metadata":{"name":"a","resourceVersion":"5"}}' };
+    const ordered = inOrderKeyValue(ctx, served, kv);
+    expect(ordered.value).toBe('{"metadata":{"name":"a","resourceVersion":"5"},"data":{"a":"2","b":"1"}}');
+    expect(ordered.modRevision).toBe(5);
+    expect(inOrderKeyValue(ctx, served, kv)).toBe(ordered);
+    const current = { ...kv, key: '/registry/core/configmaps/default/b', value: ordered.value };
+    expect(inOrderKeyValue(ctx, served, current)).toBe(current);
   });
 });

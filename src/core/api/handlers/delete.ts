@@ -9,6 +9,8 @@ import type { RequestScope, ServerContext } from '../context';
 import { AdmissionRun } from '../../admission/request';
 import { buildPredicate } from '../predicate';
 import { decode, deleteObject, toRequestVersion, unsafeDeleteCorrupt, type DeleteInput } from '../resource-store';
+import { inGoOrder } from '../../serialization/go-order';
+import { isCustomResource } from '../../crd';
 import { objectResponse } from '../respond';
 import { requestRecord } from './request-record';
 import { readList } from './read';
@@ -180,5 +182,7 @@ export async function handleDeleteCollection(ctx: ServerContext, scope: RequestS
     }
   }
   const list = { kind: served.definition.listKind, apiVersion: served.apiVersion, metadata: { resourceVersion: String(ctx.store.currentRevision()) }, items: deleted };
-  return objectResponse(list, 200, output);
+  // A custom resource's list is unstructured too: its keys come sorted (apiVersion, items, kind, metadata).
+  const of = isCustomResource(served) ? ({ custom: true } as const) : { apiVersion: served.apiVersion, kind: served.definition.listKind };
+  return objectResponse(inGoOrder(list, of), 200, output);
 }
