@@ -117,9 +117,24 @@ export function decode(ctx: ServerContext, served: ServedResource, kv: KeyValue)
  * neither conversion nor reordering.
  */
 export function toRequestVersion(served: ServedResource, stored: KubeObject): KubeObject {
-  const shown =
-    served.version.name === served.storageVersion || !served.definition.convert ? stored : served.definition.convert(cloneObject(stored), served.version.name);
-  return inGoOrder(shown, orderOf(served));
+  if (served.version.name === served.storageVersion || !served.definition.convert) return shownInOrder(served, stored);
+  return inGoOrder(served.definition.convert(cloneObject(stored), served.version.name), orderOf(served));
+}
+
+/**
+ * The order check's answer per object shown without conversion: decoded
+ * objects are shared and never changed (a writer clones first), and a list,
+ * a Table or a watch shows the same ones again and again.
+ */
+const orderedViews = new WeakMap<KubeObject, { readonly as: string; readonly view: KubeObject }>();
+
+function shownInOrder(served: ServedResource, obj: KubeObject): KubeObject {
+  const as = `${served.apiVersion}/${served.definition.kind}`;
+  const kept = orderedViews.get(obj);
+  if (kept && kept.as === as) return kept.view;
+  const view = inGoOrder(obj, orderOf(served));
+  orderedViews.set(obj, { as, view });
+  return view;
 }
 
 /** What decides the key order of a resource's objects: unstructured for custom resources, else the kind's Go struct. */
