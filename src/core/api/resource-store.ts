@@ -142,6 +142,7 @@ export function orderOf(served: ServedResource): OrderOf {
   return isCustomResource(served) ? { custom: true } : { apiVersion: served.apiVersion, kind: served.definition.kind };
 }
 
+/** Per stored value, what inOrderKeyValue answered: the value itself (already in order) or its reordered copy. */
 const reorderedTexts = new WeakMap<KeyValue, KeyValue>();
 
 /**
@@ -152,18 +153,21 @@ const reorderedTexts = new WeakMap<KeyValue, KeyValue>();
  * (storedTextIsServed).
  */
 export function inOrderKeyValue(ctx: ServerContext, served: ServedResource, kv: KeyValue): KeyValue {
+  // A list asks again for every item each time: the answer is kept, so that costs a lookup.
+  let kept = reorderedTexts.get(kv);
+  if (kept) return kept;
   const object = decode(ctx, served, kv);
   const of = orderOf(served);
-  if (isInGoOrder(object, of)) return kv;
-  let kept = reorderedTexts.get(kv);
-  if (!kept) {
-    const ordered = goOrdered(object, of);
-    // Built-in kinds are stored without their type meta (encodeForStorage); custom resources keep it.
-    const { kind: _kind, apiVersion: _apiVersion, ...bare } = ordered;
-    const stored = isCustomResource(served) ? ordered : bare;
-    kept = { ...kv, value: encodeJson(stored, { pretty: false }).trimEnd() };
-    reorderedTexts.set(kv, kept);
+  if (isInGoOrder(object, of)) {
+    reorderedTexts.set(kv, kv);
+    return kv;
   }
+  const ordered = goOrdered(object, of);
+  // Built-in kinds are stored without their type meta (encodeForStorage); custom resources keep it.
+  const { kind: _kind, apiVersion: _apiVersion, ...bare } = ordered;
+  const stored = isCustomResource(served) ? ordered : bare;
+  kept = { ...kv, value: encodeJson(stored, { pretty: false }).trimEnd() };
+  reorderedTexts.set(kv, kept);
   return kept;
 }
 

@@ -289,6 +289,15 @@ describe('custom resource', () => {
     const got = await t.get(`${PATH}/c`);
     expect(got.text.startsWith('{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{')).toBe(true);
     expect(got.text.match(/"kind":/g)).toHaveLength(1);
+    // A list is unstructured too: apiVersion, items, kind, metadata; its metadata always has `continue` (empty on the last page).
+    const listed = await t.get(PATH);
+    expect(listed.text).toMatch(/^\{"apiVersion":"stable\.example\.com\/v1","items":\[\{"apiVersion":/);
+    expect(listed.text).toMatch(/\],"kind":"CronTabList","metadata":\{"continue":"","resourceVersion":"\d+"\}\}\n$/);
+    for (const query of ['?pretty=true', '?limit=1']) {
+      const page = raw((await t.get(`${PATH}${query}`)).text);
+      expect(Object.keys(page)).toEqual(['apiVersion', 'items', 'kind', 'metadata']);
+      expect(Object.keys(page['metadata'] as Json)).toEqual(['continue', 'resourceVersion']);
+    }
     // A collection delete answers an unstructured list: its keys sorted too.
     const deleted = await t.del(PATH);
     expect(deleted.status).toBe(200);
@@ -332,6 +341,11 @@ describe('text stored before the order was kept', () => {
       while (!buffer.includes('"old"')) buffer += new TextDecoder().decode((await reader.read()).value);
       expect(buffer).toContain('"labels":{"a":"2","z":"1"}},"data":{"a":"2","b":"1"}}');
       await reader.cancel();
+      // A streamed list sends it in order too, the first time and from its kept bytes the next.
+      for (let i = 0; i < 2; i++) {
+        const list = await (await server.handle(new Request('http://kubetab.test/api/v1/namespaces/default/configmaps'))).text();
+        expect(list).toContain('"labels":{"a":"2","z":"1"}},"data":{"a":"2","b":"1"}}');
+      }
     } finally {
       await server.close();
     }

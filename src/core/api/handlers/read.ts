@@ -9,7 +9,7 @@ import type { RequestScope, ServerContext } from '../context';
 import { decodeContinue, encodeContinue } from '../continue-token';
 import { parseListOptions, parseResourceVersion, validateListOptions } from '../read-options';
 import { buildPredicate, type Predicate } from '../predicate';
-import { decode, getObject, prefixFor, storedTextIsServed, toRequestVersion } from '../resource-store';
+import { decode, getObject, inOrderKeyValue, prefixFor, storedTextIsServed, toRequestVersion } from '../resource-store';
 import { spliceTypeMeta } from '../object-codec';
 import { isCustomResource } from '../../crd';
 import { bytesResponse, objectResponse, rawJsonResponse, textResponse } from '../respond';
@@ -162,18 +162,28 @@ export async function handleList(ctx: ServerContext, scope: RequestScope): Promi
     const parts = protobufListParts(served.apiVersion, served.definition.listKind, listMeta, items);
     return bytesResponse(streamByteParts(parts), 200, output.contentType);
   }
+  // kube's custom-resource lists are unstructured: keys sorted, and `continue` is always there (empty on the last page).
+  const customListMeta = () => ({ continue: result.continueToken, ...(result.remainingItemCount !== undefined ? { remainingItemCount: result.remainingItemCount } : {}), resourceVersion: listMeta.resourceVersion });
   if (output.encoding === 'json' && !output.pretty && !needsConversion) {
     // Stored text is already the response's item encoding: stream it in chunks instead of building one string.
-    for (const kv of result.items) decode(ctx, served, kv); // surfaces corrupt records as StorageReadError before streaming
-    const head = `{"kind":${JSON.stringify(served.definition.listKind)},"apiVersion":${JSON.stringify(served.apiVersion)},"metadata":${JSON.stringify(listMeta)},"items":[`;
+    // Decoding each item first surfaces a corrupt record as StorageReadError before anything is sent;
+    // text stored before the key order was kept is sent reordered (inOrderKeyValue).
+    const items = result.items.map((kv) => inOrderKeyValue(ctx, served, kv));
+    const kind = JSON.stringify(served.definition.listKind);
+    const apiVersion = JSON.stringify(served.apiVersion);
+    const [head, tail] = isCustomResource(served)
+      ? [`{"apiVersion":${apiVersion},"items":[`, `],"kind":${kind},"metadata":${JSON.stringify(customListMeta())}}\n`]
+      : [`{"kind":${kind},"apiVersion":${apiVersion},"metadata":${JSON.stringify(listMeta)},"items":[`, ']}\n'];
     // Kept joined items are found again under the same prefix and query (list-stream.ts checks they are the same values).
     const cacheKey = `${prefixFor(served, scope.route.namespace)}?${query.toString()}`;
-    return new Response(streamJsonList(head, result.items, ']}\n', cacheKey), {
+    return new Response(streamJsonList(head, items, tail, cacheKey), {
       status: 200,
       headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'X-Kubetab-Server': 'core' },
     });
   }
-  const list = { kind: served.definition.listKind, apiVersion: served.apiVersion, metadata: listMeta, items: listItems() };
+  const list = isCustomResource(served)
+    ? { apiVersion: served.apiVersion, items: listItems(), kind: served.definition.listKind, metadata: customListMeta() }
+    : { kind: served.definition.listKind, apiVersion: served.apiVersion, metadata: listMeta, items: listItems() };
   return objectResponse(list, 200, output);
 }
 
