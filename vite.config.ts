@@ -70,8 +70,8 @@ function lazyCelLibrary(): Plugin {
  * The script is ASCII only (non-ASCII characters escaped): a single one makes
  * the browser decode all of it to UTF-16 at every start of the worker, 4 ms
  * instead of 1 for this script (decision 0318). Escaping cannot reach the raw
- * text of a tagged template (String.raw), so a character left there is
- * reported.
+ * text of a tagged template (String.raw) or a kept comment, so a character left
+ * in a minified script is reported.
  */
 async function bundleServiceWorker(config: ResolvedConfig, minify: boolean, appFiles: readonly AppFile[]): Promise<string> {
   const result = await build({
@@ -96,7 +96,8 @@ async function bundleServiceWorker(config: ResolvedConfig, minify: boolean, appF
     if (!('output' in output)) continue;
     for (const chunk of output.output) {
       if (chunk.type !== 'chunk' || !chunk.isEntry) continue;
-      const nonAscii = /[^\x00-\x7f]/.exec(chunk.code);
+      // (Not checked unminified, as the dev server serves it: comments keep their text.)
+      const nonAscii = minify ? /[^\x00-\x7f]/.exec(chunk.code) : null;
       if (nonAscii) config.logger.warn(`${SERVICE_WORKER_FILE} holds a non-ASCII character (${JSON.stringify(chunk.code.slice(Math.max(0, nonAscii.index - 40), nonAscii.index + 10))}): the worker's every start decodes it as UTF-16`);
       return chunk.code;
     }
