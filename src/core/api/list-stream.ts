@@ -8,12 +8,15 @@
 // items of a list — texts joined by commas — are kept too, under the list's
 // cache key (its prefix and selection), for as long as the same KeyValues
 // make it up: the next list of an unchanged collection sends views of those
-// bytes, copying nothing (docs/decisions/0132, 0173, 0174, 0330). A list
+// bytes, copying nothing (docs/decisions/0132, 0173, 0174, 0330). Indented
+// lists (?pretty, and browsers, which kube answers indented) are made the same
+// way from each text indented at the items' depth (0333). A list
 // whose items changed joins them again from the kept texts, encoding only the
 // new ones. The stream keeps a few chunks ready ahead of the reader, so
 // preparing them overlaps with the transfer.
 
 import type { KeyValue } from '../storage/types';
+import { indentJson } from './negotiation/json-indent';
 
 const CHUNK_BYTES = 64 * 1024;
 /** Chunks made ahead of the reader. */
@@ -24,8 +27,11 @@ const MAX_JOINED_BYTES = 64 * 1024 * 1024;
 /** …and at most this many lists. */
 const MAX_JOINED_LISTS = 64;
 
-/** UTF-8 of each stored value that has been listed; collected with the value. */
+/** UTF-8 of each stored value that has been listed, compact and indented; collected with the value. */
 const encoded = new WeakMap<KeyValue, Uint8Array>();
+const encodedIndented = new WeakMap<KeyValue, Uint8Array>();
+/** An item's place in an indented list: two levels down (`{ "items": [ … ] }`). */
+const ITEM_PREFIX = '    ';
 
 interface JoinedItems {
   readonly items: readonly KeyValue[];
@@ -47,20 +53,36 @@ function bytesOf(kv: KeyValue): Uint8Array {
   return bytes;
 }
 
+function indentedBytesOf(kv: KeyValue): Uint8Array {
+  let bytes = encodedIndented.get(kv);
+  if (!bytes) {
+    bytes = encoder.encode(ITEM_PREFIX + indentJson(kv.value, ITEM_PREFIX));
+    encodedIndented.set(kv, bytes);
+  }
+  return bytes;
+}
+
+const COMPACT_SEPARATOR = Uint8Array.of(COMMA);
+const INDENTED_SEPARATOR = Uint8Array.of(COMMA, 0x0a);
+
 function sameItems(a: readonly KeyValue[], b: readonly KeyValue[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
-function join(items: readonly KeyValue[]): Uint8Array {
-  const parts = items.map(bytesOf);
-  let total = Math.max(0, parts.length - 1);
+function join(items: readonly KeyValue[], indented: boolean): Uint8Array {
+  const parts = items.map(indented ? indentedBytesOf : bytesOf);
+  const separator = indented ? INDENTED_SEPARATOR : COMPACT_SEPARATOR;
+  let total = Math.max(0, parts.length - 1) * separator.byteLength;
   for (const part of parts) total += part.byteLength;
   const bytes = new Uint8Array(total);
   let at = 0;
   parts.forEach((part, i) => {
-    if (i > 0) bytes[at++] = COMMA;
+    if (i > 0) {
+      bytes.set(separator, at);
+      at += separator.byteLength;
+    }
     bytes.set(part, at);
     at += part.byteLength;
   });
@@ -68,8 +90,9 @@ function join(items: readonly KeyValue[]): Uint8Array {
 }
 
 /** The items' texts joined by commas: kept ones when the list holds the same values, else joined (and kept) now. */
-function joinedItems(items: readonly KeyValue[], cacheKey: string | undefined): Uint8Array {
-  if (cacheKey === undefined) return join(items);
+function joinedItems(items: readonly KeyValue[], cacheKey: string | undefined, indented: boolean): Uint8Array {
+  if (cacheKey === undefined) return join(items, indented);
+  if (indented) cacheKey += '\u0000indented';
   const kept = joined.get(cacheKey);
   if (kept) {
     joined.delete(cacheKey);
@@ -79,7 +102,7 @@ function joinedItems(items: readonly KeyValue[], cacheKey: string | undefined): 
     }
     joinedBytes -= kept.bytes.byteLength;
   }
-  const bytes = join(items);
+  const bytes = join(items, indented);
   if (bytes.byteLength <= MAX_JOINED_BYTES) {
     joined.set(cacheKey, { items: items.slice(), bytes });
     joinedBytes += bytes.byteLength;
@@ -95,10 +118,13 @@ function joinedItems(items: readonly KeyValue[], cacheKey: string | undefined): 
 /**
  * The JSON list `head` + items joined by commas + `tail`. `cacheKey` names
  * the list (same key, same prefix and selection): with it the joined items
- * are kept for the next list of the same values.
+ * are kept for the next list of the same values. `indented`: each item is
+ * laid out as the pretty encoder lays out a list's items (two levels deep,
+ * one per line after ",\n"); the head must end with "[\n" and the tail start
+ * with "\n" at the items' closing bracket.
  */
-export function streamJsonList(head: string, items: readonly KeyValue[], tail: string, cacheKey?: string): ReadableStream<Uint8Array> {
-  return streamByteParts([encoder.encode(head), joinedItems(items, cacheKey), encoder.encode(tail)]);
+export function streamJsonList(head: string, items: readonly KeyValue[], tail: string, cacheKey?: string, indented = false): ReadableStream<Uint8Array> {
+  return streamByteParts([encoder.encode(head), joinedItems(items, cacheKey, indented), encoder.encode(tail)]);
 }
 
 /**

@@ -13,6 +13,7 @@ import { decode, getObject, inOrderKeyValue, prefixFor, storedTextIsServed, toRe
 import { spliceTypeMeta } from '../object-codec';
 import { isCustomResource } from '../../crd';
 import { bytesResponse, objectResponse, rawJsonResponse, textResponse } from '../respond';
+import { encodeJson } from '../negotiation/json-encode';
 import { listToTable, objectToTable, partialObjectMetadata, partialObjectMetadataList } from '../table';
 import { waitForRevision } from '../wait-for-revision';
 import { streamByteParts, streamJsonList } from '../list-stream';
@@ -174,17 +175,40 @@ export async function handleList(ctx: ServerContext, scope: RequestScope): Promi
     const [head, tail] = isCustomResource(served)
       ? [`{"apiVersion":${apiVersion},"items":[`, `],"kind":${kind},"metadata":${JSON.stringify(customListMeta())}}\n`]
       : [`{"kind":${kind},"apiVersion":${apiVersion},"metadata":${JSON.stringify(listMeta)},"items":[`, ']}\n'];
-    // Kept joined items are found again under the same prefix and query (list-stream.ts checks they are the same values).
-    const cacheKey = `${prefixFor(served, scope.route.namespace)}?${query.toString()}`;
-    return new Response(streamJsonList(head, items, tail, cacheKey), {
-      status: 200,
-      headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'X-Kubetab-Server': 'core' },
-    });
+    return streamedList(head, items, tail, listCacheKey(scope), false);
+  }
+  if (output.encoding === 'json' && output.pretty && !needsConversion && result.items.length > 0) {
+    // Indented (?pretty, and browsers): the same from each text indented at the items' depth (0333).
+    // Head and tail are the pretty encoder's own, cut around a marker item.
+    const items = result.items.map((kv) => inOrderKeyValue(ctx, served, kv));
+    const shell = isCustomResource(served)
+      ? { apiVersion: served.apiVersion, items: [LIST_ITEMS_MARKER], kind: served.definition.listKind, metadata: customListMeta() }
+      : { kind: served.definition.listKind, apiVersion: served.apiVersion, metadata: listMeta, items: [LIST_ITEMS_MARKER] };
+    const text = encodeJson(shell, { pretty: true });
+    const at = text.indexOf(`    ${JSON.stringify(LIST_ITEMS_MARKER)}`);
+    const head = text.slice(0, at);
+    const tail = text.slice(at + 4 + JSON.stringify(LIST_ITEMS_MARKER).length);
+    return streamedList(head, items, tail, listCacheKey(scope), true);
   }
   const list = isCustomResource(served)
     ? { apiVersion: served.apiVersion, items: listItems(), kind: served.definition.listKind, metadata: customListMeta() }
     : { kind: served.definition.listKind, apiVersion: served.apiVersion, metadata: listMeta, items: listItems() };
   return objectResponse(list, 200, output);
+}
+
+/** Stands for the items in a pretty list's shell (no stored text is a bare string). */
+const LIST_ITEMS_MARKER = 'kubetab:list-items';
+
+/** Kept joined items are found again under the same prefix and query (list-stream.ts checks they are the same values). */
+function listCacheKey(scope: RequestScope): string {
+  return `${prefixFor(scope.served, scope.route.namespace)}?${scope.query.toString()}`;
+}
+
+function streamedList(head: string, items: readonly KeyValue[], tail: string, cacheKey: string, indented: boolean): Response {
+  return new Response(streamJsonList(head, items, tail, cacheKey, indented), {
+    status: 200,
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'X-Kubetab-Server': 'core' },
+  });
 }
 
 export { textResponse };
