@@ -27,8 +27,7 @@
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inflateRawSync, constants as zlibConstants } from 'node:zlib';
-import { execFileSync } from 'node:child_process';
+import { findKubectl, k8sFileDescriptors, readFields, utf8 } from './lib/kubectl-descriptors.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -44,50 +43,7 @@ function fail(message) {
   process.exit(1);
 }
 
-function findKubectl() {
-  const given = option('--kubectl') ?? process.env.KUBECTL_132;
-  if (given) return given;
-  if (existsSync('/usr/lib/google-cloud-sdk/bin/kubectl.1.32')) return '/usr/lib/google-cloud-sdk/bin/kubectl.1.32';
-  try {
-    return execFileSync('sh', ['-c', 'command -v kubectl'], { encoding: 'utf8' }).trim();
-  } catch {
-    return undefined;
-  }
-}
-
-// ---------------------------------------------------------------------------
-// Just enough of the protobuf wire format to walk descriptor.proto.
-
-function readFields(buf) {
-  const out = [];
-  let i = 0;
-  const varint = () => {
-    let result = 0;
-    let scale = 1;
-    for (;;) {
-      const b = buf[i++];
-      if (b === undefined) throw new Error('truncated varint');
-      result += (b & 0x7f) * scale;
-      if (b < 0x80) return result;
-      scale *= 128;
-    }
-  };
-  while (i < buf.length) {
-    const key = varint();
-    const num = Math.floor(key / 8);
-    const wire = key % 8;
-    if (wire === 0) out.push({ num, value: varint() });
-    else if (wire === 2) {
-      const len = varint();
-      out.push({ num, bytes: buf.subarray(i, i + len) });
-      i += len;
-    } else if (wire === 1) i += 8;
-    else if (wire === 5) i += 4;
-    else throw new Error(`unsupported wire type ${wire}`);
-  }
-  return out;
-}
-const text = (b) => Buffer.from(b).toString('utf8');
+const text = utf8;
 
 /** DescriptorProto → full name → field numbers in declaration order (nested messages included). */
 function collectMessage(bytes, prefix, into) {
@@ -97,7 +53,8 @@ function collectMessage(bytes, prefix, into) {
   for (const x of readFields(bytes)) {
     if (x.num === 1) name = text(x.bytes);
     else if (x.num === 2) {
-      const number = readFields(x.bytes).find((f) => f.num === 3)?.value;
+      const varint = readFields(x.bytes).find((f) => f.num === 3)?.value;
+      const number = varint === undefined ? undefined : Number(varint);
       if (number === undefined) throw new Error(`field without a number in ${prefix}.${name}`);
       numbers.push(number);
     } else if (x.num === 3) nested.push(x.bytes);
@@ -109,26 +66,8 @@ function collectMessage(bytes, prefix, into) {
 
 /** Every k8s.io FileDescriptorProto registered (gzipped) in a Go binary: message → declaration order. */
 function declarationOrders(path) {
-  const bin = readFileSync(path);
   const orders = new Map();
-  for (let i = bin.indexOf(0x1f); i !== -1 && i < bin.length - 10; i = bin.indexOf(0x1f, i + 1)) {
-    // A gzip member as Go writes it: magic, deflate, no flags; the raw deflate stream starts at byte 10.
-    if (bin[i + 1] !== 0x8b || bin[i + 2] !== 8 || bin[i + 3] !== 0) continue;
-    let out;
-    try {
-      out = inflateRawSync(bin.subarray(i + 10, i + 4_000_000), { finishFlush: zlibConstants.Z_SYNC_FLUSH });
-    } catch {
-      continue;
-    }
-    if (out[0] !== 0x0a) continue;
-    let fields;
-    try {
-      fields = readFields(out);
-    } catch {
-      continue;
-    }
-    const name = fields.find((f) => f.num === 1);
-    if (!name || !text(name.bytes).startsWith('k8s.io/')) continue;
+  for (const fields of k8sFileDescriptors(path).values()) {
     const pkg = fields.find((f) => f.num === 2);
     if (!pkg) continue;
     for (const f of fields) if (f.num === 4) collectMessage(f.bytes, text(pkg.bytes), orders);
@@ -136,9 +75,6 @@ function declarationOrders(path) {
   return orders;
 }
 
-// Read from upstream generated.proto (go-to-protobuf, declaration order) of
-// apiextensions-apiserver v1; kube-aggregator's apiregistration v1 messages
-// are all in number order.
 const HAND_ORDERS = {
   // name, served, storage, deprecated, deprecationWarning, schema, subresources, additionalPrinterColumns, selectableFields
   'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion': [1, 2, 3, 7, 8, 4, 5, 6, 9],
@@ -162,7 +98,7 @@ function protobufTable() {
   return messages;
 }
 
-const kubectl = findKubectl();
+const kubectl = findKubectl(option('--kubectl'));
 if (!kubectl || !existsSync(kubectl)) fail('no kubectl 1.32 binary found; pass --kubectl <path>');
 const declared = declarationOrders(kubectl);
 if (declared.size === 0) fail(`no k8s.io descriptors found in ${kubectl}`);

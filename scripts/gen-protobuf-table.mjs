@@ -31,8 +31,7 @@
 import { readFileSync, readdirSync, writeFileSync, mkdirSync, existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inflateRawSync, constants as zlibConstants } from 'node:zlib';
-import { execFileSync } from 'node:child_process';
+import { findKubectl, k8sFileDescriptors, readFields, utf8 } from './lib/kubectl-descriptors.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -43,17 +42,7 @@ function option(name) {
 const openapiDir = resolve(option('--openapi') ?? join(root, '..', 'shared', 'reference', 'k8s-openapi-v3'));
 const outDir = join(root, 'src', 'core', 'protobuf', 'generated');
 
-function findKubectl() {
-  const given = option('--kubectl') ?? process.env.KUBECTL_132;
-  if (given) return given;
-  for (const p of ['/usr/lib/google-cloud-sdk/bin/kubectl.1.32']) if (existsSync(p)) return p;
-  try {
-    return execFileSync('sh', ['-c', 'command -v kubectl'], { encoding: 'utf8' }).trim();
-  } catch {
-    return undefined;
-  }
-}
-const kubectl = findKubectl();
+const kubectl = findKubectl(option('--kubectl'));
 if (!kubectl || !existsSync(kubectl)) fail('no kubectl 1.32 binary found; pass --kubectl <path>');
 if (!existsSync(openapiDir) || !statSync(openapiDir).isDirectory()) fail(`OpenAPI v3 directory not found: ${openapiDir}`);
 
@@ -62,43 +51,7 @@ function fail(message) {
   process.exit(1);
 }
 
-// ---------------------------------------------------------------------------
-// A minimal protobuf reader, enough for descriptor.proto.
-
-function readFields(buf) {
-  const out = [];
-  let i = 0;
-  const varint = () => {
-    let result = 0n;
-    let shift = 0n;
-    for (;;) {
-      const b = buf[i++];
-      if (b === undefined) throw new Error('truncated varint');
-      result |= BigInt(b & 0x7f) << shift;
-      if (b < 0x80) return result;
-      shift += 7n;
-    }
-  };
-  while (i < buf.length) {
-    const key = Number(varint());
-    const num = key >>> 3;
-    const wire = key & 7;
-    if (wire === 0) out.push({ num, value: varint() });
-    else if (wire === 2) {
-      const len = Number(varint());
-      out.push({ num, bytes: buf.subarray(i, i + len) });
-      i += len;
-    } else if (wire === 1) {
-      out.push({ num, bytes: buf.subarray(i, i + 8) });
-      i += 8;
-    } else if (wire === 5) {
-      out.push({ num, bytes: buf.subarray(i, i + 4) });
-      i += 4;
-    } else throw new Error(`unsupported wire type ${wire}`);
-  }
-  return out;
-}
-const str = (b) => Buffer.from(b).toString('utf8');
+const str = utf8;
 
 // descriptor.proto field type numbers → proto scalar names.
 const SCALAR_TYPES = {
@@ -139,34 +92,6 @@ function parseMessage(bytes, prefix, into) {
   return m;
 }
 
-/** Every FileDescriptorProto named k8s.io/… found gzipped in a Go binary. */
-function descriptorsFromBinary(path) {
-  const bin = readFileSync(path);
-  const files = new Map();
-  for (let i = bin.indexOf(0x1f); i !== -1 && i < bin.length - 10; i = bin.indexOf(0x1f, i + 1)) {
-    // Go's gzip writer: magic, deflate, no flags, so the deflate stream starts
-    // at byte 10. Inflating the raw stream stops at the end of this member
-    // (gunzip would run on into the next descriptor, which often follows).
-    if (bin[i + 1] !== 0x8b || bin[i + 2] !== 8 || bin[i + 3] !== 0) continue;
-    let out;
-    try {
-      out = inflateRawSync(bin.subarray(i + 10, i + 4_000_000), { finishFlush: zlibConstants.Z_SYNC_FLUSH });
-    } catch {
-      continue;
-    }
-    if (out[0] !== 0x0a) continue;
-    let fields;
-    try {
-      fields = readFields(out);
-    } catch {
-      continue;
-    }
-    const name = fields.find((f) => f.num === 1);
-    if (!name || !str(name.bytes).startsWith('k8s.io/')) continue;
-    files.set(str(name.bytes), fields);
-  }
-  return files;
-}
 
 // ---------------------------------------------------------------------------
 // Hand-written facts for the two API groups kubectl does not link. One message
@@ -261,7 +186,7 @@ function parseFacts(text, into, packages) {
 
 const registry = new Map();
 const packagesOfFile = new Set();
-for (const [, fileFields] of descriptorsFromBinary(kubectl)) {
+for (const [, fileFields] of k8sFileDescriptors(kubectl)) {
   const pkgField = fileFields.find((f) => f.num === 2);
   const pkg = pkgField ? str(pkgField.bytes) : '';
   packagesOfFile.add(pkg);
