@@ -156,6 +156,17 @@ describe('ConfigMap', () => {
     const pretty = await t.get(`${CM}/nums?pretty=true`);
     expect(pretty.text.indexOf('"10"')).toBeLessThan(pretty.text.indexOf('"9"'));
   });
+
+  it("watch events are written as Go's json.Encoder writes them: map order and Go's escapes", async () => {
+    const response = await t.server.handle(new Request(`http://kubetab.test${CM}?watch=1&fieldSelector=metadata.name%3Dwatched`));
+    const reader = response.body!.getReader();
+    await t.post(CM, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'watched' }, data: { '9': '<b>', '10': 'a&b' } });
+    let text = '';
+    while (!text.includes('\n')) text += new TextDecoder().decode((await reader.read()).value);
+    expect(text).toMatch(/^\{"type":"ADDED","object":\{"kind":"ConfigMap","apiVersion":"v1","metadata":\{"name":"watched",/);
+    expect(text).toContain('"data":{"10":"a\\u0026b","9":"\\u003cb\\u003e"}}}\n');
+    await reader.cancel();
+  });
 });
 
 describe('Service', () => {

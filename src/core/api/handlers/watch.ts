@@ -23,6 +23,7 @@ import { decode, keyFor, prefixFor, toRequestVersion } from '../resource-store';
 import { errorResponse, toStatusError } from '../respond';
 import { objectToTable, partialObjectMetadata } from '../table';
 import { encodeProtobufWatchEvent } from '../../protobuf';
+import { encodeJson } from '../negotiation/json-encode';
 import { resourceOutput } from './read';
 import { waitForRevision } from '../wait-for-revision';
 
@@ -80,7 +81,8 @@ export async function handleWatch(ctx: ServerContext, scope: RequestScope): Prom
     return shown;
   };
   const frame = (type: EventType, object: unknown): Uint8Array =>
-    protobuf ? encodeProtobufWatchEvent(type, object as Record<string, unknown>) : encoder.encode(`${JSON.stringify({ type, object })}\n`);
+    // JSON events as Go's json.Encoder writes them: compact, one a line, with Go's escapes and map order.
+    protobuf ? encodeProtobufWatchEvent(type, object as Record<string, unknown>) : encoder.encode(encodeJson({ type, object }, { pretty: false }));
   const bookmarkObject = (revision: number, annotations?: Record<string, string>): KubeObject => {
     const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
     if (annotations) metadata['annotations'] = annotations;
