@@ -7,6 +7,7 @@
 
 import { expect, test, type Page } from '@playwright/test';
 import { adminHeaders, createConfigMaps, goTo, openUi, request, screenshot } from './support/ui-app';
+import { askWorker } from './support/worker';
 
 // Heavy tests (1,000 objects, bursts of writes) on a shared machine.
 test.describe.configure({ timeout: 180_000 });
@@ -226,12 +227,6 @@ test('ages tick with no event from the server, and follow the server clock when 
   // Nothing is written; the age moves on by itself (seconds under two minutes).
   await expect(age).not.toHaveText(first!, { timeout: 5_000 });
   // The server's clock an hour ahead (Settings → Clock): ages read the server's time, as its Age column does.
-  await page.evaluate(async () => {
-    const worker = navigator.serviceWorker.controller!;
-    const channel = new MessageChannel();
-    const answered = new Promise((resolve) => (channel.port1.onmessage = resolve));
-    worker.postMessage({ type: 'kubetab:clock:advance', ms: 3_600_000 }, [channel.port2]);
-    await answered;
-  });
+  await askWorker(page, { type: 'kubetab:clock:advance', ms: 3_600_000 });
   await expect(age).toHaveText(/^6\dm$/, { timeout: 20_000 });
 });

@@ -7,36 +7,7 @@
 
 import { expect, test, type Page } from '@playwright/test';
 import { api, openApp } from './support/api';
-
-/** Stops every service worker (as the browser does to an idle one); the next fetch starts a fresh one. */
-async function stopWorkers(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  const stopped = new Promise<void>((resolve) => {
-    cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
-      if (versions.some((v: { runningStatus: string }) => v.runningStatus === 'stopped')) resolve();
-    });
-  });
-  await cdp.send('ServiceWorker.enable');
-  await cdp.send('ServiceWorker.stopAllWorkers');
-  await stopped;
-  await cdp.detach();
-}
-
-/** One page-to-worker message, answered on a MessagePort (src/platform/browser/messages.ts). */
-async function askWorker<T>(page: Page, message: Record<string, unknown>): Promise<T> {
-  const answer = await page.evaluate(async (message) => {
-    const worker = navigator.serviceWorker.controller ?? (await navigator.serviceWorker.ready).active;
-    if (!worker) throw new Error('no KubeTab service worker');
-    const channel = new MessageChannel();
-    const reply = new Promise<{ ok: boolean; value?: unknown; error?: string }>((resolve) => {
-      channel.port1.onmessage = (event) => resolve(event.data);
-    });
-    worker.postMessage(message, [channel.port2]);
-    return reply;
-  }, message);
-  if (!answer.ok) throw new Error(answer.error);
-  return answer.value as T;
-}
+import { askWorker, stopWorkers } from './support/worker';
 
 const widgetCrd = {
   apiVersion: 'apiextensions.k8s.io/v1',

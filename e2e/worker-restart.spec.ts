@@ -6,8 +6,9 @@
 
 import { expect, test } from '@playwright/test';
 import { api, createConfigMap, openApp, startWatch, waitForEvent, watchState } from './support/api';
+import { stopWorkers } from './support/worker';
 
-test('a stopped worker loses nothing and a watch resumes from its resourceVersion', async ({ context, page }) => {
+test('a stopped worker loses nothing and a watch resumes from its resourceVersion', async ({ page }) => {
   await openApp(page);
   const before = await createConfigMap(page, 'before-stop', { phase: 'before' });
   const rv = before.metadata.resourceVersion;
@@ -18,15 +19,7 @@ test('a stopped worker loses nothing and a watch resumes from its resourceVersio
   expect(lastSeenRv).toBe(during.metadata.resourceVersion);
 
   // Stop every service worker of the browser, as the browser does to an idle one.
-  const cdp = await context.newCDPSession(page);
-  const stopped = new Promise<void>((resolve) => {
-    cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
-      if (versions.some((v: { runningStatus: string }) => v.runningStatus === 'stopped')) resolve();
-    });
-  });
-  await cdp.send('ServiceWorker.enable');
-  await cdp.send('ServiceWorker.stopAllWorkers');
-  await stopped;
+  await stopWorkers(page);
 
   // The open watch ends with the worker (its stream is cut), as a connection drop would.
   await page.waitForFunction(() => (window as any).__watches.first.ended, undefined, { timeout: 10_000 });
