@@ -44,23 +44,18 @@ let joinedBytes = 0;
 
 const encoder = new TextEncoder();
 
-function bytesOf(kv: KeyValue): Uint8Array {
-  let bytes = encoded.get(kv);
+/** A stored value's bytes in a list, made once per value and kept (`kept` is one of the two maps above). */
+function keptBytes(kept: WeakMap<KeyValue, Uint8Array>, kv: KeyValue, text: (value: string) => string): Uint8Array {
+  let bytes = kept.get(kv);
   if (!bytes) {
-    bytes = encoder.encode(kv.value);
-    encoded.set(kv, bytes);
+    bytes = encoder.encode(text(kv.value));
+    kept.set(kv, bytes);
   }
   return bytes;
 }
 
-function indentedBytesOf(kv: KeyValue): Uint8Array {
-  let bytes = encodedIndented.get(kv);
-  if (!bytes) {
-    bytes = encoder.encode(ITEM_PREFIX + indentJson(kv.value, ITEM_PREFIX));
-    encodedIndented.set(kv, bytes);
-  }
-  return bytes;
-}
+const bytesOf = (kv: KeyValue): Uint8Array => keptBytes(encoded, kv, (value) => value);
+const indentedBytesOf = (kv: KeyValue): Uint8Array => keptBytes(encodedIndented, kv, (value) => ITEM_PREFIX + indentJson(value, ITEM_PREFIX));
 
 const COMPACT_SEPARATOR = Uint8Array.of(COMMA);
 const INDENTED_SEPARATOR = Uint8Array.of(COMMA, 0x0a);

@@ -252,11 +252,6 @@ function messageFor(of: OrderOf): CompiledMessage | undefined {
   return message ? compile(message.fullName) : undefined;
 }
 
-/** Whether a kind has a known Go order (custom resources always do: sorted). */
-export function hasGoOrder(of: OrderOf): boolean {
-  return of.custom === true || messageFor(of) !== undefined;
-}
-
 /**
  * A copy of `obj` with its keys in the order kube-apiserver writes them. A
  * built-in kind without a known message is returned as it is. Leaves are

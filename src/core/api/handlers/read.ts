@@ -164,39 +164,31 @@ export async function handleList(ctx: ServerContext, scope: RequestScope): Promi
     return bytesResponse(streamByteParts(parts), 200, output.contentType);
   }
   // kube's custom-resource lists are unstructured: keys sorted, and `continue` is always there (empty on the last page).
-  const customListMeta = () => ({ continue: result.continueToken, ...(result.remainingItemCount !== undefined ? { remainingItemCount: result.remainingItemCount } : {}), resourceVersion: listMeta.resourceVersion });
-  if (output.encoding === 'json' && !output.pretty && !needsConversion) {
-    // Stored text is already the response's item encoding: stream it in chunks instead of building one string.
-    // Decoding each item first surfaces a corrupt record as StorageReadError before anything is sent;
-    // text stored before the key order was kept is sent reordered (inOrderKeyValue).
+  const listOf = <T>(items: T): Record<string, unknown> =>
+    isCustomResource(served)
+      ? {
+          apiVersion: served.apiVersion,
+          items,
+          kind: served.definition.listKind,
+          metadata: { continue: result.continueToken, ...(result.remainingItemCount !== undefined ? { remainingItemCount: result.remainingItemCount } : {}), resourceVersion: listMeta.resourceVersion },
+        }
+      : { kind: served.definition.listKind, apiVersion: served.apiVersion, metadata: listMeta, items };
+  // An indented empty list is `"items": []`, which has no place for a marker: the encoder writes it.
+  if (output.encoding === 'json' && !needsConversion && !(output.pretty && result.items.length === 0)) {
+    // Stored text is already the response's item encoding: stream it in chunks instead of building one string,
+    // indented at the items' depth for ?pretty and browsers (0333). Decoding each item first surfaces a corrupt
+    // record as StorageReadError before anything is sent; text stored before the key order was kept is sent
+    // reordered (inOrderKeyValue). Head and tail are the encoder's own, cut around a marker item.
     const items = result.items.map((kv) => inOrderKeyValue(ctx, served, kv));
-    const kind = JSON.stringify(served.definition.listKind);
-    const apiVersion = JSON.stringify(served.apiVersion);
-    const [head, tail] = isCustomResource(served)
-      ? [`{"apiVersion":${apiVersion},"items":[`, `],"kind":${kind},"metadata":${JSON.stringify(customListMeta())}}\n`]
-      : [`{"kind":${kind},"apiVersion":${apiVersion},"metadata":${JSON.stringify(listMeta)},"items":[`, ']}\n'];
-    return streamedList(head, items, tail, listCacheKey(scope), false);
+    const shell = encodeJson(listOf([LIST_ITEMS_MARKER]), { pretty: output.pretty });
+    const marker = `${output.pretty ? '    ' : ''}${JSON.stringify(LIST_ITEMS_MARKER)}`;
+    const at = shell.indexOf(marker);
+    return streamedList(shell.slice(0, at), items, shell.slice(at + marker.length), listCacheKey(scope), output.pretty);
   }
-  if (output.encoding === 'json' && output.pretty && !needsConversion && result.items.length > 0) {
-    // Indented (?pretty, and browsers): the same from each text indented at the items' depth (0333).
-    // Head and tail are the pretty encoder's own, cut around a marker item.
-    const items = result.items.map((kv) => inOrderKeyValue(ctx, served, kv));
-    const shell = isCustomResource(served)
-      ? { apiVersion: served.apiVersion, items: [LIST_ITEMS_MARKER], kind: served.definition.listKind, metadata: customListMeta() }
-      : { kind: served.definition.listKind, apiVersion: served.apiVersion, metadata: listMeta, items: [LIST_ITEMS_MARKER] };
-    const text = encodeJson(shell, { pretty: true });
-    const at = text.indexOf(`    ${JSON.stringify(LIST_ITEMS_MARKER)}`);
-    const head = text.slice(0, at);
-    const tail = text.slice(at + 4 + JSON.stringify(LIST_ITEMS_MARKER).length);
-    return streamedList(head, items, tail, listCacheKey(scope), true);
-  }
-  const list = isCustomResource(served)
-    ? { apiVersion: served.apiVersion, items: listItems(), kind: served.definition.listKind, metadata: customListMeta() }
-    : { kind: served.definition.listKind, apiVersion: served.apiVersion, metadata: listMeta, items: listItems() };
-  return objectResponse(list, 200, output);
+  return objectResponse(listOf(listItems()), 200, output);
 }
 
-/** Stands for the items in a pretty list's shell (no stored text is a bare string). */
+/** Stands for the items in a streamed list's shell (no stored text is a bare string). */
 const LIST_ITEMS_MARKER = 'kubetab:list-items';
 
 /** Kept joined items are found again under the same prefix and query (list-stream.ts checks they are the same values). */
