@@ -165,6 +165,14 @@ declare function clearTimeout(id: number | undefined): void;
 declare function setInterval(handler: () => void, timeout?: number): number;
 declare function clearInterval(id: number | undefined): void;
 declare function queueMicrotask(callback: () => void): void;
+declare class MessagePort {
+  onmessage: ((event: unknown) => void) | null;
+  postMessage(message: unknown): void;
+}
+declare class MessageChannel {
+  readonly port1: MessagePort;
+  readonly port2: MessagePort;
+}
 declare function structuredClone<T>(value: T): T;
 declare function atob(data: string): string;
 declare function btoa(data: string): string;

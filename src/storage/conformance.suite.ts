@@ -121,6 +121,23 @@ export function runStoreConformance(name: string, factory: StoreFactory): void {
       expect((await store.get('/k'))?.value).toBe(kv.value);
     });
 
+    it('create hands the value to whileCommitting before it is visible, and not when the key exists', async () => {
+      const store = await open();
+      const seen: { kv: KeyValue; visibleThen: boolean }[] = [];
+      const kv = await store.create('/w/a', text('a'), (staged) => {
+        seen.push({ kv: staged, visibleThen: store.currentRevision() >= staged.modRevision });
+      });
+      expect(seen).toEqual([{ kv, visibleThen: false }]);
+      const calls: KeyValue[] = [];
+      await expect(store.create('/w/a', text('again'), (staged) => calls.push(staged))).rejects.toBeInstanceOf(KeyExistsError);
+      expect(calls).toEqual([]);
+      // What the callback throws is its own affair: the create goes through.
+      const b = await store.create('/w/b', text('b'), () => {
+        throw new Error('boom');
+      });
+      expect((await store.get('/w/b'))?.value).toBe(b.value);
+    });
+
     it('get at an earlier revision returns the value as of then (absent before the create)', async () => {
       const store = await open();
       const start = store.currentRevision();
@@ -664,6 +681,19 @@ export function runStoreConformance(name: string, factory: StoreFactory): void {
           const again = await reopen(store, manualClock());
           expect((await again.range({ prefix: '/p/' })).kvs.map((kv) => kv.key)).toEqual(['/p/a', '/p/b']);
         }
+      });
+
+      it('a create whose commit fails rejects even though whileCommitting saw its value', async () => {
+        const { PersistenceFaults } = await import('./faulty-persistence');
+        const faults = new PersistenceFaults();
+        const store = await openFaulty(faults);
+        const before = store.currentRevision();
+        faults.failNextCommits(1);
+        const staged: KeyValue[] = [];
+        await expect(store.create('/w/lost', text('x'), (kv) => staged.push(kv))).rejects.toBeInstanceOf(PersistenceError);
+        expect(staged.map((kv) => kv.key)).toEqual(['/w/lost']);
+        expect(await store.get('/w/lost')).toBeUndefined();
+        expect(store.currentRevision()).toBe(before);
       });
 
       it('group commit: writes arriving while a commit is in flight share one commit', async () => {

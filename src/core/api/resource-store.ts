@@ -44,6 +44,12 @@ export interface WriteOptions {
   readonly admission?: AdmissionHooks;
   /** Receives the kind's warnings (warningsOnCreate), added after validation as kube's BeforeCreate does. */
   readonly warn?: (message: string) => void;
+  /**
+   * Create only: gets the object as it will be stored while the store makes it
+   * durable, so that the handler can encode its answer during that wait. The
+   * answer is used only if the create succeeds.
+   */
+  readonly whileCommitting?: (created: KubeObject) => void;
 }
 
 /** Where the resource's objects are stored; a resource with shared storage (events.k8s.io events) uses the other resource's keys. */
@@ -260,7 +266,8 @@ export async function createObject(ctx: ServerContext, served: ServedResource, o
     return obj;
   }
   try {
-    const kv = await ctx.store.create(key, encodeFor(served, obj));
+    const prepare = options.whileCommitting;
+    const kv = await ctx.store.create(key, encodeFor(served, obj), prepare && ((staged) => prepare(decode(ctx, served, staged))));
     return decode(ctx, served, kv);
   } catch (err) {
     throw mapStorageError(err, served, name);

@@ -91,6 +91,8 @@ interface WriteWork {
   readonly ops: readonly BatchOp[];
   readonly resolve: (kvs: KeyValue[]) => void;
   readonly reject: (err: unknown) => void;
+  /** Called with the staged results while persistence commits them (see MvccStore.create). */
+  readonly whileCommitting?: (kvs: KeyValue[]) => void;
 }
 
 interface ControlWork {
@@ -393,8 +395,8 @@ class Engine implements OpenedStore {
 
   // ---- writes ----
 
-  create(key: string, value: (revision: Revision) => string): Promise<KeyValue> {
-    return this.submit([{ op: 'create', key, value }]).then((kvs) => kvs[0]!);
+  create(key: string, value: (revision: Revision) => string, whileCommitting?: (kv: KeyValue) => void): Promise<KeyValue> {
+    return this.submit([{ op: 'create', key, value }], whileCommitting && ((kvs) => whileCommitting(kvs[0]!))).then((kvs) => kvs[0]!);
   }
 
   update(key: string, expectedModRevision: Revision, value: (revision: Revision) => string): Promise<KeyValue> {
@@ -450,11 +452,11 @@ class Engine implements OpenedStore {
     return record && currentOf(record);
   }
 
-  private async submit(ops: readonly BatchOp[]): Promise<KeyValue[]> {
+  private async submit(ops: readonly BatchOp[], whileCommitting?: (kvs: KeyValue[]) => void): Promise<KeyValue[]> {
     if (!this.loaded || this.closed) await this.whenLoaded();
     this.maybeCompactExpired();
     return new Promise<KeyValue[]>((resolve, reject) => {
-      this.enqueue({ kind: 'write', ops, resolve, reject });
+      this.enqueue({ kind: 'write', ops, resolve, reject, ...(whileCommitting ? { whileCommitting } : {}) });
     });
   }
 
@@ -525,13 +527,19 @@ class Engine implements OpenedStore {
     const meta: PersistedMeta = { revision: changes[changes.length - 1]!.revision, compactedRevision: this.compacted };
     if (this.persistence) {
       try {
-        await this.persistence.commit(changes, meta);
+        // The commit's requests are issued before it returns; the writers'
+        // own preparations overlap with the wait for durability.
+        const committing = this.persistence.commit(changes, meta);
+        letWritersPrepare(staged);
+        await committing;
       } catch (err) {
         // Nothing of the group was kept: nothing becomes visible, every write of it fails.
         const error = asPersistenceError(err);
         for (const s of staged) s.work.reject(error);
         return;
       }
+    } else {
+      letWritersPrepare(staged);
     }
     const events: StoreEvent[] = [];
     for (const s of staged) {
@@ -732,4 +740,16 @@ function asPersistenceError(err: unknown): PersistenceError {
   if (err instanceof PersistenceError) return err;
   const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
   return new PersistenceError(message);
+}
+
+/** Hands each staged write its results before they are durable; a writer's failure there is its own business. */
+function letWritersPrepare(staged: readonly Staged[]): void {
+  for (const s of staged) {
+    if (!s.work.whileCommitting) continue;
+    try {
+      s.work.whileCommitting(s.results);
+    } catch {
+      // Ignored: the writer does the same work again once the commit is durable.
+    }
+  }
 }

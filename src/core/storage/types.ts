@@ -130,8 +130,14 @@ export interface MvccStore {
   get(key: string, revision?: Revision): Promise<KeyValue | undefined>;
   range(options: RangeOptions): Promise<RangeResult>;
 
-  /** Fails with KeyExistsError when the key exists. */
-  create(key: string, value: ValueFn): Promise<KeyValue>;
+  /**
+   * Fails with KeyExistsError when the key exists. `whileCommitting` gets the
+   * value as it will be stored once the commit has been handed to persistence
+   * and before it is durable: the caller can prepare its answer in the
+   * meantime, and must drop it if the create then fails. What it throws is
+   * ignored.
+   */
+  create(key: string, value: ValueFn, whileCommitting?: (kv: KeyValue) => void): Promise<KeyValue>;
   /** Fails with NotFoundError when absent, ConflictError when modRevision differs. */
   update(key: string, expectedModRevision: Revision, value: ValueFn): Promise<KeyValue>;
   /** Returns the deleted value (with the delete's revision as modRevision). Same failures as update. */

@@ -26,6 +26,7 @@ import { encodeProtobufWatchEvent } from '../../protobuf';
 import { encodeJson } from '../negotiation/json-encode';
 import { resourceOutput } from './read';
 import { waitForRevision } from '../wait-for-revision';
+import { afterCurrentTask } from '../../util/after-current-task';
 
 type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
@@ -143,7 +144,26 @@ export async function handleWatch(ctx: ServerContext, scope: RequestScope): Prom
     if (type && object) controllerRef.enqueue(frame(type, shape(object)));
   };
 
+  // Live changes are turned into events after the write that made them has
+  // been answered (after-current-task.ts): matching, encoding and framing for
+  // every watcher would otherwise stand between each write and its response.
+  // Order is kept: they wait in one queue, and whatever this watch sends
+  // itself (a bookmark, the end) sends them first.
+  const waiting: StoreEvent[] = [];
+  const emitWaiting = () => {
+    for (const event of waiting.splice(0)) {
+      if (closed) return;
+      try {
+        emitChange(event);
+      } catch (err) {
+        controllerRef?.enqueue(frame('ERROR', toStatusError(err).status));
+        close();
+      }
+    }
+  };
+
   const sendBookmark = (annotations?: Record<string, string>) => {
+    emitWaiting();
     if (closed || !controllerRef) return;
     controllerRef.enqueue(frame('BOOKMARK', bookmarkObject(ctx.store.currentRevision(), annotations)));
   };
@@ -160,12 +180,8 @@ export async function handleWatch(ctx: ServerContext, scope: RequestScope): Prom
             if (pending.length > MAX_BUFFERED_EVENTS) close();
             return;
           }
-          try {
-            emitChange(event);
-          } catch (err) {
-            controllerRef?.enqueue(frame('ERROR', toStatusError(err).status));
-            close();
-          }
+          waiting.push(event);
+          if (waiting.length === 1) afterCurrentTask(emitWaiting);
         },
         onClose: () => close(),
       },
@@ -216,6 +232,7 @@ export async function handleWatch(ctx: ServerContext, scope: RequestScope): Prom
         setTimeout(() => {
           // Ending on the server's own limit (the service worker's ~5-minute cap): leave a bookmark to resume from.
           if (options.allowWatchBookmarks && endedByServerLimit) sendBookmark();
+          else emitWaiting();
           close();
         }, timeoutSeconds * 1000),
       );

@@ -37,14 +37,20 @@ export async function handleCreate(ctx: ServerContext, scope: RequestScope): Pro
     options: writeOptionsObject('CreateOptions', options),
     recorder: record,
   });
+  const respond = (created: KubeObject) => objectResponse(toRequestVersion(served, created), 201, output);
+  // Encoded while the store makes the object durable; if that fails (an encoding error), again after it.
+  let prepared: Response | undefined;
   const created = await createObject(ctx, served, object, {
     dryRun: options.dryRun,
     subresource: '',
     managedFields: managedFieldsHook(ctx, served, manager, ''),
     admission,
     warn: (w) => record.addWarning(w),
+    whileCommitting: (stored) => {
+      prepared = respond(stored);
+    },
   });
-  return objectResponse(toRequestVersion(served, created), 201, output);
+  return prepared ?? respond(created);
 }
 
 export async function handleUpdate(ctx: ServerContext, scope: RequestScope): Promise<Response> {

@@ -10,15 +10,12 @@ import { decodedBase64Length } from '../common/base64';
 import { defineResource, version } from '../common/define';
 import { standardStrategy } from '../common/strategy';
 import { age, AGE_COLUMN, col, rec, table } from '../common/table';
+import { utf8Length } from '../../../util/go/strings';
 
 /** MaxSecretSize, also the ConfigMap limit. */
 export const MAX_CONFIG_SIZE = 1024 * 1024;
 
 export const IMMUTABLE_WHEN_SET = 'field is immutable when `immutable` is set';
-
-function utf8Length(s: string): number {
-  return new TextEncoder().encode(s).length;
-}
 
 function validateConfigMap(cm: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
