@@ -23,8 +23,8 @@
 // flight, not for the whole database (docs/decisions/0131).
 //
 // Each commit is one readwrite transaction (kv and changes, and meta when it
-// must be written): every request is issued synchronously, then the
-// transaction is awaited. Nothing
+// must be written): every request is issued synchronously, the transaction
+// is committed explicitly, then awaited. Nothing
 // but IndexedDB is awaited while it is open (an await on anything else would
 // let the transaction auto-commit half-way). A failed request or transaction
 // (quota, disk) aborts it, so nothing of the commit is kept, and the commit
@@ -128,6 +128,11 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
     });
     try {
       issue(tx);
+      // Every request is issued: commit now rather than when their success
+      // events have come back to this thread (auto-commit), one round trip
+      // less on every write's path (about a third of a millisecond in
+      // Chromium). A request that fails still aborts the transaction.
+      tx.commit();
     } catch (err) {
       // A request could not even be made (e.g. an invalid key): give everything up.
       try {
