@@ -77,7 +77,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const decodeCache = new DecodeCache();
   const access = createAccessControl(accessConfig, { store: options.store, decodeCache, clock, ...(options.auditSink ? { auditSink: options.auditSink } : {}) });
   // Key files are part of the configuration: a bad one is a start-up error too.
-  if (accessConfig.serviceAccounts.signingKeyPem || accessConfig.serviceAccounts.verificationKeyPems.length) await access.ready;
+  if (accessConfig.serviceAccounts.signingKeyPem || accessConfig.serviceAccounts.verificationKeyPems.length) await access.serviceAccountKeys();
   // The built-ins plus customresourcedefinitions with the CRD strategy of src/core/crd;
   // the RBAC kinds refuse privilege escalation whatever the authorizer.
   const builtins = withRbacWriteChecks(withCustomResourceDefinitions(builtinResources({ featureGates: featureGates.all() })), () => access);

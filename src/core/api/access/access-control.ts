@@ -63,7 +63,7 @@ export interface ConfigReload {
 export interface AccessControl {
   /** The configuration in use (the files' parts change on reload). */
   readonly config: AccessConfig;
-  /** Resolves when the keys and the stored RBAC objects are loaded (rejects on a bad key file). */
+  /** Resolves when the authenticators are built and the stored RBAC objects are loaded. */
   readonly ready: Promise<void>;
   readonly rbacSource: StoreRbacSource;
   /** The configured chain (system:masters first). */
@@ -91,7 +91,13 @@ export interface AccessControl {
   readonly clock: Clock;
   /** Available once `ready` resolved. */
   authenticator(): RequestAuthenticatorChain;
-  serviceAccountKeys(): ServiceAccountKeys;
+  /**
+   * The service-account signing and verification keys, loaded (or generated
+   * and stored, on a new cluster) on first use: most requests carry no
+   * service-account token, and a cold start should not wait for a store read
+   * and WebCrypto imports it does not need. Rejects on a bad key file.
+   */
+  serviceAccountKeys(): Promise<ServiceAccountKeys>;
   /** The built-in OIDC test issuer (served under /kubetab/v1/oidc), loaded on first use. */
   testIssuer(): Promise<TestIssuer>;
   stop(): void;
@@ -208,7 +214,16 @@ export function createAccessControl(initial: AccessConfig, deps: AccessControlDe
   let fastAllow = fastAllowOf(chain);
   const audit = new AuditLog(deps.auditCapacity ?? 2000);
 
-  let keys: ServiceAccountKeys | undefined;
+  let keys: Promise<ServiceAccountKeys> | undefined;
+  const serviceAccountKeys = (): Promise<ServiceAccountKeys> => {
+    const sa = config.serviceAccounts;
+    keys ??= loadServiceAccountKeys(deps.store, sa.signingKeyPem, sa.verificationKeyPems).catch((err: unknown) => {
+      // A store that failed to answer may answer next time.
+      keys = undefined;
+      throw err;
+    });
+    return keys;
+  };
   let authn: RequestAuthenticatorChain | undefined;
   let issuer: Promise<TestIssuer> | undefined;
   const testIssuer = (): Promise<TestIssuer> => {
@@ -260,11 +275,10 @@ export function createAccessControl(initial: AccessConfig, deps: AccessControlDe
 
   const ready = (async () => {
     const sa = config.serviceAccounts;
-    keys = await loadServiceAccountKeys(deps.store, sa.signingKeyPem, sa.verificationKeyPems);
     serviceAccounts = createServiceAccountAuthenticator({
       issuers: sa.issuers,
       apiAudiences: sa.apiAudiences,
-      keys,
+      keys: serviceAccountKeys,
       clock,
       lookup: sa.lookup,
       getServiceAccount: (ns, name) => objects.get('', 'serviceaccounts', ns, name),
@@ -387,10 +401,7 @@ export function createAccessControl(initial: AccessConfig, deps: AccessControlDe
       if (!authn) throw new Error('access control is not ready');
       return authn;
     },
-    serviceAccountKeys() {
-      if (!keys) throw new Error('access control is not ready');
-      return keys;
-    },
+    serviceAccountKeys,
     testIssuer,
     stop() {
       rbacSource.stop();

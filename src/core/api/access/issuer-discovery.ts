@@ -13,7 +13,8 @@ export const JWKS_PATH = '/openid/v1/jwks';
 const HEADERS = { 'Cache-Control': 'public, max-age=3600' };
 
 export async function handleIssuerDiscovery(access: AccessControl, path: string, url: URL, flags: Readonly<Record<string, string>>): Promise<Response | undefined> {
-  const keys = access.serviceAccountKeys();
+  if (path !== OPENID_CONFIGURATION_PATH && path !== JWKS_PATH) return undefined;
+  const keys = await access.serviceAccountKeys();
   if (path === OPENID_CONFIGURATION_PATH) {
     // --service-account-jwks-uri, else the server's own address.
     const jwksUri = flags['service-account-jwks-uri'] || `https://${url.host}${JWKS_PATH}`;

@@ -120,7 +120,7 @@ export async function handleServiceAccountToken(ctx: ServerContext, scope: Reque
   const { object, warnings } = await createTokenRequest(route.namespace, route.name, obj, {
     issuer: sa.issuers[0]!,
     apiAudiences: sa.apiAudiences,
-    keys: access.serviceAccountKeys(),
+    keys: await access.serviceAccountKeys(),
     clock: ctx.clock,
     maxExpirationSeconds: sa.maxExpirationSeconds,
     extendExpiration: sa.extendExpiration,

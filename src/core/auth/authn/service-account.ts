@@ -147,7 +147,8 @@ export interface ServiceAccountAuthenticatorDeps {
   readonly issuers: readonly string[];
   /** --api-audiences (default: the first issuer). */
   readonly apiAudiences: readonly string[];
-  readonly keys: ServiceAccountKeys;
+  /** The keys, or how to get them: asked for only when a token from one of our issuers is to be verified. */
+  readonly keys: ServiceAccountKeys | (() => Promise<ServiceAccountKeys>);
   readonly clock: Clock;
   /** --service-account-lookup (default true). */
   readonly lookup?: boolean;
@@ -297,8 +298,9 @@ export function createServiceAccountAuthenticator(deps: ServiceAccountAuthentica
       const isLegacy = unverified.iss === LEGACY_ISSUER && legacyEnabled;
       if (!isLegacy && !(typeof unverified.iss === 'string' && issuers.has(unverified.iss))) return { status: 'none' };
 
+      const keys = typeof deps.keys === 'function' ? await deps.keys() : deps.keys;
       const nowMs = deps.clock.now();
-      const verified = await verifyWithKeys(token, deps.keys.verification, nowMs);
+      const verified = await verifyWithKeys(token, keys.verification, nowMs);
       if (!verified.payload) return fail(verified.error ?? 'invalid signature');
       const payload = verified.payload;
       if (typeof payload.iat === 'number' && payload.iat * 1000 > nowMs + LEEWAY_SECONDS * 1000) return fail('service account token is issued in the future');
