@@ -1,8 +1,9 @@
 // Access control assembled for one server: the authenticator chain, the
 // authorizer chain, the RBAC objects kept from the store, the service-account
-// keys, and the audit log. Built from the configuration of ./config; the
-// parts that need the store (keys, RBAC objects) are ready once `ready`
-// resolves, which every request awaits.
+// keys, and the audit log. Built from the configuration of ./config. The
+// parts that need the store are loaded when first needed: the RBAC objects
+// and the pod graph by the authorizers (`ready`; not for system:masters), the
+// service-account keys by the first service-account token or token request.
 
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
 import {
@@ -66,7 +67,7 @@ export interface AccessControl {
   /** Resolves when the authenticators are built and the stored RBAC objects are loaded. */
   readonly ready: Promise<void>;
   readonly rbacSource: StoreRbacSource;
-  /** The configured chain (system:masters first). */
+  /** The configured chain (system:masters first), asked once `ready` has resolved unless the user is in system:masters. */
   readonly authorizers: AuthorizerChain;
   /** RBAC's rule resolution, used for escalation checks whatever the chain. */
   readonly rbac: RbacAuthorizer;
@@ -186,6 +187,34 @@ function fastAllowOf(chain: AuthorizerChain): ((user: UserInfo) => Decision) | u
   return (user) => (user.groups.includes(GROUP.masters) ? masters : others);
 }
 
+/**
+ * The chain, asked only once the store's RBAC objects and pod graph are loaded
+ * (`loaded`) — except for system:masters, whom the chain's first authorizer
+ * allows before any of them is consulted: a cold start of the worker answers
+ * the administrator's first request without waiting for those loads.
+ */
+function askedWhenLoaded(chain: () => AuthorizerChain, loaded: Promise<void>): AuthorizerChain {
+  let isLoaded = false;
+  void loaded.then(
+    () => (isLoaded = true),
+    () => undefined,
+  );
+  const privilegedFirst = (user: UserInfo) => chain().authorizers[0]?.type === 'Privileged' && user.groups.includes(GROUP.masters);
+  return {
+    get authorizers() {
+      return chain().authorizers;
+    },
+    async authorize(attrs, options) {
+      if (!isLoaded && !privilegedFirst(attrs.user)) await loaded;
+      return chain().authorize(attrs, options);
+    },
+    async rulesFor(user, namespace) {
+      if (!isLoaded) await loaded;
+      return chain().rulesFor(user, namespace);
+    },
+  };
+}
+
 export function createAccessControl(initial: AccessConfig, deps: AccessControlDeps): AccessControl {
   const { clock } = deps;
   let config = initial;
@@ -273,6 +302,7 @@ export function createAccessControl(initial: AccessConfig, deps: AccessControlDe
     });
   };
 
+  // Built at once (the part before the first await); the loads after it are what `ready` waits for.
   const ready = (async () => {
     const sa = config.serviceAccounts;
     serviceAccounts = createServiceAccountAuthenticator({
@@ -292,6 +322,7 @@ export function createAccessControl(initial: AccessConfig, deps: AccessControlDe
   })();
   // Callers await `ready`; an unhandled rejection here would be reported twice.
   ready.catch(() => undefined);
+  const authorizers = askedWhenLoaded(() => chain, ready);
 
   // Reloads (kube's reloadableAuthorizerResolver.checkFile and the authentication config watcher).
   const { flags, readFile } = initial.source;
@@ -384,9 +415,7 @@ export function createAccessControl(initial: AccessConfig, deps: AccessControlDe
     },
     ready,
     rbacSource,
-    get authorizers() {
-      return chain;
-    },
+    authorizers,
     rbac,
     get fastAllow() {
       return fastAllow;

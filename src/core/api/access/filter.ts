@@ -92,7 +92,8 @@ export interface InternalClient {
 export async function admit(access: AccessControl, request: Request, url: URL, client: InternalClient | undefined, entry: AuditEntry): Promise<Admission> {
   const asUser = client?.user;
   const { info, requestURI } = entry;
-  await access.ready;
+  // Not `access.ready`: the authenticators exist from the start, and the authorizers wait for the
+  // store's RBAC objects themselves, where a decision needs them (not for system:masters).
 
   // Authentication.
   let user: UserInfo | undefined = asUser;

@@ -54,6 +54,8 @@ async function check(access: AccessControl | undefined, kind: RoleKind | Binding
     // "no user on context", a state its clients never reach (decision 0302).
     return;
   }
+  // The escalation checks read the stored roles through the rule resolver.
+  await access.ready;
   const deps = depsOf(access);
   const error =
     kind === 'Role' || kind === 'ClusterRole'
