@@ -2,8 +2,9 @@
 // authorizer chain, the RBAC objects kept from the store, the service-account
 // keys, and the audit log. Built from the configuration of ./config. The
 // parts that need the store are loaded when first needed: the RBAC objects
-// and the pod graph by the authorizers (`ready`; not for system:masters), the
-// service-account keys by the first service-account token or token request.
+// and the pod graph by the authorizers (`ready`; never for system:masters),
+// the service-account keys by the first service-account token or token
+// request.
 
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
 import {
@@ -64,7 +65,7 @@ export interface ConfigReload {
 export interface AccessControl {
   /** The configuration in use (the files' parts change on reload). */
   readonly config: AccessConfig;
-  /** Resolves when the authenticators are built and the stored RBAC objects are loaded. */
+  /** Resolves when the stored RBAC objects (and the pod graph, with a Node authorizer) are loaded; asking starts the loads. */
   readonly ready: Promise<void>;
   readonly rbacSource: StoreRbacSource;
   /** The configured chain (system:masters first), asked once `ready` has resolved unless the user is in system:masters. */
@@ -193,23 +194,23 @@ function fastAllowOf(chain: AuthorizerChain): ((user: UserInfo) => Decision) | u
  * allows before any of them is consulted: a cold start of the worker answers
  * the administrator's first request without waiting for those loads.
  */
-function askedWhenLoaded(chain: () => AuthorizerChain, loaded: Promise<void>): AuthorizerChain {
+function askedWhenLoaded(chain: () => AuthorizerChain, load: () => Promise<void>): AuthorizerChain {
   let isLoaded = false;
-  void loaded.then(
-    () => (isLoaded = true),
-    () => undefined,
-  );
+  const loaded = async () => {
+    await load();
+    isLoaded = true;
+  };
   const privilegedFirst = (user: UserInfo) => chain().authorizers[0]?.type === 'Privileged' && user.groups.includes(GROUP.masters);
   return {
     get authorizers() {
       return chain().authorizers;
     },
     async authorize(attrs, options) {
-      if (!isLoaded && !privilegedFirst(attrs.user)) await loaded;
+      if (!isLoaded && !privilegedFirst(attrs.user)) await loaded();
       return chain().authorize(attrs, options);
     },
     async rulesFor(user, namespace) {
-      if (!isLoaded) await loaded;
+      if (!isLoaded) await loaded();
       return chain().rulesFor(user, namespace);
     },
   };
@@ -302,8 +303,7 @@ export function createAccessControl(initial: AccessConfig, deps: AccessControlDe
     });
   };
 
-  // Built at once (the part before the first await); the loads after it are what `ready` waits for.
-  const ready = (async () => {
+  {
     const sa = config.serviceAccounts;
     serviceAccounts = createServiceAccountAuthenticator({
       issuers: sa.issuers,
@@ -317,12 +317,15 @@ export function createAccessControl(initial: AccessConfig, deps: AccessControlDe
       getNode: (name) => objects.get('', 'nodes', '', name),
     });
     authn = buildAuthn();
-    await rbacSource.ready;
-    await nodeGraph?.ready;
-  })();
-  // Callers await `ready`; an unhandled rejection here would be reported twice.
-  ready.catch(() => undefined);
-  const authorizers = askedWhenLoaded(() => chain, ready);
+  }
+  // The stored RBAC objects and the pod graph, loaded when first needed: a
+  // cold start answering system:masters does not read them at all.
+  let loading: Promise<void> | undefined;
+  const loaded = (): Promise<void> => {
+    loading ??= Promise.all([rbacSource.ready, nodeGraph?.ready]).then(() => undefined);
+    return loading;
+  };
+  const authorizers = askedWhenLoaded(() => chain, loaded);
 
   // Reloads (kube's reloadableAuthorizerResolver.checkFile and the authentication config watcher).
   const { flags, readFile } = initial.source;
@@ -397,7 +400,6 @@ export function createAccessControl(initial: AccessConfig, deps: AccessControlDe
     // One check at a time (kube holds a lock around each): a file watcher may fire while a check runs.
     const run = async (): Promise<readonly ConfigReload[]> => {
       await reloading?.catch(() => undefined);
-      await ready.catch(() => undefined);
       if (!readFile) return [];
       const out: ConfigReload[] = [];
       const authzPath = flags['authorization-config'];
@@ -413,7 +415,9 @@ export function createAccessControl(initial: AccessConfig, deps: AccessControlDe
     get config() {
       return config;
     },
-    ready,
+    get ready() {
+      return loaded();
+    },
     rbacSource,
     authorizers,
     rbac,

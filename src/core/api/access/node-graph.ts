@@ -62,6 +62,7 @@ export function podReferences(pod: Obj): { vertex: NodeGraphVertex; name: string
 }
 
 export interface NodeGraph {
+  /** Resolves when the stored pods and claims are followed; the first ask starts it. */
   readonly ready: Promise<void>;
   isRelatedToNode(node: string, vertex: NodeGraphVertex, namespace: string, name: string): boolean;
   stop(): void;
@@ -125,13 +126,15 @@ export function createNodeGraph(store: MvccStore, decode: (kv: KeyValue) => unkn
     handles.push(store.watch({ prefix, afterRevision: revision }, { onEvent: (e: StoreEvent) => apply(e.kv, e.type === 'delete') }));
   }
 
-  // No wait for the store's full load: its ranges at the current revision are
+  // Started when first asked for (the Node authorizer's first decision). No
+  // wait for the store's full load: its ranges at the current revision are
   // complete before it (docs/decisions/0131), and the watches carry on from there.
-  const ready = Promise.all([follow(PODS, applyPod), follow(CLAIMS, applyClaim)]).then(() => undefined);
-  ready.catch(() => undefined);
+  let loading: Promise<void> | undefined;
 
   return {
-    ready,
+    get ready() {
+      return (loading ??= Promise.all([follow(PODS, applyPod), follow(CLAIMS, applyClaim)]).then(() => undefined));
+    },
     isRelatedToNode(node, vertex, namespace, name) {
       const edges = byNode.get(node);
       if (!edges) return false;

@@ -15,7 +15,7 @@ const RESOURCES = ['clusterroles', 'clusterrolebindings', 'roles', 'rolebindings
 type RbacResource = (typeof RESOURCES)[number];
 
 export interface StoreRbacSource extends RbacSource {
-  /** Resolves when the objects stored at start are loaded. */
+  /** Resolves when the objects stored at start are loaded; the first ask starts the load. */
   readonly ready: Promise<void>;
   getClusterRoleBinding(name: string): ClusterRoleBinding | undefined;
   getRoleBinding(namespace: string, name: string): RoleBinding | undefined;
@@ -111,12 +111,13 @@ export function createStoreRbacSource(store: MvccStore, decode?: (kv: KeyValue) 
     generation++;
   }
 
-  // No wait for the store's full load: a range at the current revision is
-  // answered from the persistence before it (docs/decisions/0131), and it is
-  // the complete current state then (nothing is written before the load
-  // ends), so the first request is authorized against every stored RBAC
-  // object without waiting for every other object to load.
-  const ready = (async () => {
+  // Started when first asked for (`ready`): a start whose requests are all
+  // system:masters' never reads these. No wait for the store's full load: a
+  // range at the current revision is answered from the persistence before it
+  // (docs/decisions/0131), and it is the complete current state then (nothing
+  // is written before the load ends), so the first request is authorized
+  // against every stored RBAC object without waiting for every other object.
+  const load = async () => {
     const { kvs, revision } = await store.range({ prefix: ROOT });
     for (const kv of kvs) apply(kv, false);
     if (stopped) return;
@@ -130,10 +131,13 @@ export function createStoreRbacSource(store: MvccStore, decode?: (kv: KeyValue) 
         },
       },
     );
-  })();
+  };
+  let loading: Promise<void> | undefined;
 
   return {
-    ready,
+    get ready() {
+      return (loading ??= load());
+    },
     get generation() {
       return generation;
     },
