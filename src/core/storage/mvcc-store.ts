@@ -60,6 +60,8 @@ export interface OpenedStore extends MvccStore {
 }
 
 export const DEFAULT_RETENTION_MS = 5 * 60_000;
+/** How long an opened store waits for a first request before it starts its full load anyway. */
+const LOAD_DELAY_MS = 25;
 
 /**
  * Opens a store. With a persistence it resolves as soon as the persistence is
@@ -127,6 +129,8 @@ class Engine implements OpenedStore {
   private loaded: boolean;
   /** The load failed: nothing is served any more, not even from the persistence directly. */
   private loadFailed = false;
+  private loadStarted = false;
+  private loadTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly readyPromise: Promise<void>;
   private settleReady: (err?: unknown) => void = () => {};
   private waitingCatchUps: WatchState[] = [];
@@ -167,7 +171,20 @@ class Engine implements OpenedStore {
 
   // ---- loading ----
 
+  /**
+   * The full load starts when something needs it (a write, a watch, a read of
+   * history, close), when the first direct read has been answered, or after
+   * LOAD_DELAY_MS: a cold start's first request reads its object alone, not
+   * behind the load's first chunks and their decoding (docs/decisions/0340).
+   */
   startLoad(): void {
+    this.loadTimer = setTimeout(() => this.beginLoad(), LOAD_DELAY_MS);
+  }
+
+  private beginLoad(): void {
+    if (this.loadStarted) return;
+    this.loadStarted = true;
+    clearTimeout(this.loadTimer);
     const persistence = this.persistence!;
     Promise.all([persistence.loadCurrent(), persistence.loadHistory()]).then(
       ([current, history]) => {
@@ -251,7 +268,10 @@ class Engine implements OpenedStore {
 
   private async whenLoaded(): Promise<void> {
     if (this.closed) throw new StorageError('the store is closed');
-    if (!this.loaded) await this.readyPromise;
+    if (!this.loaded) {
+      this.beginLoad();
+      await this.readyPromise;
+    }
     if (this.closed) throw new StorageError('the store is closed');
   }
 
@@ -273,6 +293,8 @@ class Engine implements OpenedStore {
         return await this.persistence!.getCurrent(key);
       } catch (err) {
         throw asPersistenceError(err);
+      } finally {
+        this.beginLoad();
       }
     }
     await this.whenLoaded();
@@ -294,6 +316,8 @@ class Engine implements OpenedStore {
         kvs = await rangeCurrent.call(this.persistence, options.prefix, options.after);
       } catch (err) {
         throw asPersistenceError(err);
+      } finally {
+        this.beginLoad();
       }
       const byKey = new Map(kvs.map((kv) => [kv.key, kv]));
       return this.rangeKeys(
@@ -377,7 +401,10 @@ class Engine implements OpenedStore {
     if (options.afterRevision < this.compacted) throw new CompactedError(options.afterRevision, this.compacted);
     const { state, handle } = this.hub.register(options.prefix, options.afterRevision, watcher);
     if (this.loaded) queueMicrotask(() => this.catchUp(state));
-    else this.waitingCatchUps.push(state);
+    else {
+      this.waitingCatchUps.push(state);
+      this.beginLoad();
+    }
     return handle;
   }
 
@@ -727,7 +754,10 @@ class Engine implements OpenedStore {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    if (!this.loaded) await this.readyPromise.catch(() => {});
+    if (!this.loaded) {
+      this.beginLoad();
+      await this.readyPromise.catch(() => {});
+    }
     // Let queued writes finish, then refuse new work.
     await this.control(async () => {});
     this.closed = true;

@@ -312,8 +312,13 @@ export class ClusterHost {
         ...(this.options.log ? { log: this.options.log } : {}),
       });
       this.startError = undefined;
-      // History past the window is dropped on start (the worker may have slept long) and then periodically.
-      store.compactExpired().catch((error: unknown) => console.warn('compaction failed', error));
+      // History past the window is dropped on start (the worker may have slept long) and then
+      // periodically; once the store has loaded, which the first request does not wait for.
+      const loaded = store;
+      loaded
+        .ready()
+        .then(() => loaded.compactExpired())
+        .catch((error: unknown) => console.warn('compaction failed', error));
       const stopCompaction = this.options.startCompaction?.(store, retentionMs) ?? (() => {});
       const opened = store;
       return {
