@@ -177,10 +177,30 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
     }
   }
 
+  let connecting: Promise<IDBPDatabase<StoreSchema>> | undefined;
+  const connection = (): Promise<IDBPDatabase<StoreSchema>> => {
+    connecting ??= openDatabase(options.indexedDB ?? indexedDB, options.dbName);
+    return connecting;
+  };
+
   return {
+    async connect() {
+      try {
+        await connection();
+      } catch (err) {
+        connecting = undefined;
+        throw asPersistenceError(err);
+      }
+    },
+
     async open(initialRevision) {
       try {
-        db = await openDatabase(options.indexedDB ?? indexedDB, options.dbName);
+        try {
+          db = await connection();
+        } finally {
+          // A failed connection is not kept; the next open tries again.
+          if (!db) connecting = undefined;
+        }
         const tx = db.transaction(['meta', 'changes'], 'readwrite');
         const stored = await tx.objectStore('meta').get(META_KEY);
         let meta = stored && decodeMeta(stored);
@@ -294,8 +314,12 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
 
     async close() {
       currentSnapshot = undefined;
+      const pending = connecting;
+      connecting = undefined;
       db?.close();
       db = undefined;
+      // Connected but never opened (a start that failed before open): close that connection too.
+      await pending?.then((opened) => opened.close()).catch(() => undefined);
     },
 
     undecodableKeys: () => undecodable,

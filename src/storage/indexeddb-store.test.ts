@@ -37,6 +37,21 @@ const put = (revision: number, key: string, value: string): PersistedChange => (
 });
 
 describe('IndexedDB persistence', () => {
+  it('connect() opens the database ahead of open(), which then reads the stored state through that connection', async () => {
+    const name = `connect-${++n}`;
+    const first = persistence(name);
+    await first.open(1000);
+    await first.commit([put(1001, '/k', 'v')], { revision: 1001, compactedRevision: 1000 });
+    await first.close();
+
+    const early = persistence(name);
+    await early.connect!();
+    expect(await early.open(5000)).toEqual({ revision: 1001, compactedRevision: 1000 });
+    expect((await early.getCurrent('/k'))?.value).toBe('v');
+    await early.close();
+
+  });
+
   it('a transaction that fails half-way keeps nothing and rejects with PersistenceError (rule: one commit is atomic)', async () => {
     const p = persistence('atomic');
     await p.open(100);

@@ -235,6 +235,12 @@ export interface PersistedMeta {
  * from it. One `commit` call is one atomic transaction.
  */
 export interface Persistence {
+  /**
+   * Optional: opens the connection only, reading nothing; open() then uses it.
+   * A host can connect while it waits for what must come before open (the
+   * store's lock), so that a cold start does not wait for both in turn.
+   */
+  connect?(): Promise<void>;
   /** Opens (creating if needed) and returns the persisted meta; a new store chooses its starting revision. */
   open(initialRevision: Revision): Promise<PersistedMeta>;
   /** Current value of one key, read directly (used before the full load finishes). */

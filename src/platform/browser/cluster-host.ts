@@ -271,10 +271,13 @@ export class ClusterHost {
     if (this.retired) throw new ReplacedError();
     // The settings reads and the store's lock do not depend on each other: a
     // cold start waits for the slowest of them, not for their sum.
+    const persistence = this.options.persistence();
     const [clockResult, documentResult, lockResult] = await Promise.allSettled([
       this.clockNow(),
       this.loadDocument(),
       this.options.acquireStoreLock?.() ?? Promise.resolve(() => {}),
+      // Connecting reads nothing, so it need not wait for the lock; open() below reads once it is held.
+      persistence.connect?.().catch(() => undefined),
     ]);
     const release = lockResult.status === 'fulfilled' ? lockResult.value : () => {};
     let clock: Clock;
@@ -289,13 +292,13 @@ export class ClusterHost {
     } catch (err) {
       // Not a start error of the configuration: the settings or the lock could not be had.
       release();
+      await persistence.close().catch(() => undefined);
       throw err;
     }
     let store: OpenedStore | undefined;
     try {
       const imported = this.afterImport;
       this.afterImport = undefined;
-      const persistence = this.options.persistence();
       store = await openStore({ persistence: imported ? primedPersistence(persistence, imported) : persistence, clock, retentionMs });
       const core = await createApiServer({
         store,
@@ -335,7 +338,8 @@ export class ClusterHost {
       };
     } catch (err) {
       this.startError = err instanceof Error ? err.message : String(err);
-      await store?.close().catch(() => undefined);
+      // The store closes its persistence; without a store, the connection is closed here.
+      await (store ? store.close() : persistence.close()).catch(() => undefined);
       release();
       throw err;
     }
