@@ -205,9 +205,9 @@ describe('deleting a CRD', () => {
       return c;
     });
     expect(progress).toMatchObject({ status: 'True', message: 'CustomResource deletion is in progress' });
-    // The held object is Terminating, still served; creates are refused while the CRD terminates.
-    const held = (await t.get(`${CRONTABS}/held`)).body;
-    expect(held.metadata.deletionTimestamp).toBeTruthy();
+    // The held object becomes Terminating, still served (the controller deletes the instances after it
+    // records the condition, as kube's finalizer controller does); creates are refused while the CRD terminates.
+    await eventually(async () => expect((await t.get(`${CRONTABS}/held`)).body.metadata.deletionTimestamp).toBeTruthy());
     const refused = await t.post(CRONTABS, cronTab('late'));
     expect(refused.status).toBe(405);
     expect(refused.body).toMatchObject({ reason: 'MethodNotAllowed', message: 'create not allowed while custom resource definition is terminating' });
