@@ -36,9 +36,19 @@ export function manualClock(startMs = Date.UTC(2024, 11, 11, 12, 0, 0)): Clock {
   };
 }
 
+/** The last second formatted: a write stamps several times in one second (creation, managed fields, audit). */
+let formattedSecond = NaN;
+let formattedText = '';
+
 /** RFC 3339 with second precision, as metav1.Time serialises ("2024-12-11T12:00:00Z"). */
 export function rfc3339(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const second = Math.floor(ms / 1000);
+  if (second !== formattedSecond) {
+    // Not finite: toISOString throws its RangeError here, as before.
+    formattedText = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    formattedSecond = second;
+  }
+  return formattedText;
 }
 
 /** RFC 3339 with microseconds, as metav1.MicroTime serialises. */
