@@ -125,10 +125,13 @@ describe('authentication on the secure set-up (Node,RBAC, token file)', () => {
       jwks_uri: 'https://kubetab.test/openid/v1/jwks',
       response_types_supported: ['id_token'],
       subject_types_supported: ['public'],
-      id_token_signing_alg_values_supported: ['ES256'],
+      id_token_signing_alg_values_supported: ['RS256'],
     });
     const jwks = await ts.get('/openid/v1/jwks', bearer(token));
     expect(jwks.headers.get('content-type')).toBe('application/jwk-set+json');
+    // kubeadm's RSA-2048 key: the JWKS entry in go-jose's key order.
+    expect(Object.keys(jwks.body.keys[0])).toEqual(['use', 'kty', 'kid', 'alg', 'n', 'e']);
+    expect(jwks.body.keys[0]).toMatchObject({ use: 'sig', kty: 'RSA', alg: 'RS256', e: 'AQAB' });
     const { createLocalJWKSet, jwtVerify } = await import('jose');
     const { payload } = await jwtVerify(token, createLocalJWKSet(jwks.body), { currentDate: new Date(clock.now()) });
     expect(payload.sub).toBe('system:serviceaccount:default:robot');

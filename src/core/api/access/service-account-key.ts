@@ -1,7 +1,9 @@
 // The key that signs service-account tokens. kube-apiserver reads it from
-// --service-account-signing-key-file; without one KubeTab generates an ES256
-// key once and keeps it in the store under a key outside /registry (no API
-// reaches it), so that tokens issued before a restart stay valid after it.
+// --service-account-signing-key-file; without one KubeTab generates an
+// RSA-2048 key (RS256), as kubeadm does by default, once, and keeps it in the
+// store under a key outside /registry (no API reaches it), so that tokens
+// issued before a restart stay valid after it. A key stored by an earlier
+// version (ES256) is kept.
 // --service-account-key-file adds verification keys (public or private PEM).
 
 import { exportJWK, exportPKCS8, exportSPKI, importJWK, importPKCS8, importSPKI, type CryptoKey, type JWK } from 'jose';
@@ -77,7 +79,8 @@ function pemBlocks(text: string): string[] {
 async function generateOrLoad(store: MvccStore): Promise<SigningKey> {
   const existing = await store.get(SIGNING_KEY_STORE_KEY);
   if (existing) return fromStored(existing.value);
-  const key = await generateSigningKey('ES256');
+  // kubeadm's default key (ClusterConfiguration encryptionAlgorithm RSA-2048): tokens are RS256, as on a kubeadm cluster.
+  const key = await generateSigningKey('RS256');
   const text = await toStored(key);
   try {
     await store.create(SIGNING_KEY_STORE_KEY, () => text);
