@@ -14,7 +14,6 @@ function baseHeaders(contentType: string): Record<string, string> {
   return {
     'Content-Type': contentType,
     'Cache-Control': 'no-cache, private',
-    'X-Kubetab-Server': 'core',
   };
 }
 

@@ -199,7 +199,7 @@ function listCacheKey(scope: RequestScope): string {
 function streamedList(head: string, items: readonly KeyValue[], tail: string, cacheKey: string, indented: boolean): Response {
   return new Response(streamJsonList(head, items, tail, cacheKey, indented), {
     status: 200,
-    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'X-Kubetab-Server': 'core' },
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' },
   });
 }
 

@@ -192,7 +192,7 @@ export async function handleWatch(ctx: ServerContext, scope: RequestScope): Prom
       const status = errors.expired(`too old resource version: ${requested ?? startRevision} (${err.compacted})`).status;
       return new Response(frame('ERROR', status) as Uint8Array<ArrayBuffer>, {
         status: 200,
-        headers: { 'Content-Type': protobuf ? output.contentType : 'application/json', 'Cache-Control': 'no-cache, private', 'X-Kubetab-Server': 'core' },
+        headers: { 'Content-Type': protobuf ? output.contentType : 'application/json', 'Cache-Control': 'no-cache, private' },
       });
     }
     return errorResponse(err, output);
@@ -248,6 +248,6 @@ export async function handleWatch(ctx: ServerContext, scope: RequestScope): Prom
       : 'application/json';
   return new Response(stream, {
     status: 200,
-    headers: { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'X-Kubetab-Server': 'core' },
+    headers: { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' },
   });
 }

@@ -74,7 +74,7 @@ export function swaggerCache(ctx: ServerContext, sourcesOf: SourcesOf): Promise<
 }
 
 function baseHeaders(): Record<string, string> {
-  return { 'Cache-Control': 'no-cache, private', Vary: 'Accept', 'X-Kubetab-Server': 'core' };
+  return { 'Cache-Control': 'no-cache, private', Vary: 'Accept' };
 }
 
 /** Go's checkIfNoneMatch: "*" or any listed tag equal to ours, ignoring W/. */
