@@ -178,8 +178,12 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
   }
 
   let connecting: Promise<IDBPDatabase<StoreSchema>> | undefined;
+  /** One connection for connect() and open(); a failed one is not kept, so the next call tries again. */
   const connection = (): Promise<IDBPDatabase<StoreSchema>> => {
-    connecting ??= openDatabase(options.indexedDB ?? indexedDB, options.dbName);
+    connecting ??= openDatabase(options.indexedDB ?? indexedDB, options.dbName).catch((err: unknown) => {
+      connecting = undefined;
+      throw err;
+    });
     return connecting;
   };
 
@@ -188,19 +192,13 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
       try {
         await connection();
       } catch (err) {
-        connecting = undefined;
         throw asPersistenceError(err);
       }
     },
 
     async open(initialRevision) {
       try {
-        try {
-          db = await connection();
-        } finally {
-          // A failed connection is not kept; the next open tries again.
-          if (!db) connecting = undefined;
-        }
+        db = await connection();
         const tx = db.transaction(['meta', 'changes'], 'readwrite');
         const stored = await tx.objectStore('meta').get(META_KEY);
         let meta = stored && decodeMeta(stored);

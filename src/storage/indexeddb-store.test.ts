@@ -44,12 +44,21 @@ describe('IndexedDB persistence', () => {
     await first.commit([put(1001, '/k', 'v')], { revision: 1001, compactedRevision: 1000 });
     await first.close();
 
-    const early = persistence(name);
+    // Counts the connections asked of IndexedDB: open() must not make a second one.
+    let opens = 0;
+    const counting = Object.assign(Object.create(factory) as IDBFactory, {
+      open: (...args: Parameters<IDBFactory['open']>) => {
+        opens++;
+        return factory.open(...args);
+      },
+    });
+    const early = createIndexedDbPersistence({ dbName: name, indexedDB: counting });
     await early.connect!();
+    expect(opens).toBe(1);
     expect(await early.open(5000)).toEqual({ revision: 1001, compactedRevision: 1000 });
     expect((await early.getCurrent('/k'))?.value).toBe('v');
+    expect(opens).toBe(1);
     await early.close();
-
   });
 
   it('a transaction that fails half-way keeps nothing and rejects with PersistenceError (rule: one commit is atomic)', async () => {

@@ -315,15 +315,14 @@ export class ClusterHost {
         ...(this.options.log ? { log: this.options.log } : {}),
       });
       this.startError = undefined;
+      const opened = store;
       // History past the window is dropped on start (the worker may have slept long) and then
       // periodically; once the store has loaded, which the first request does not wait for.
-      const loaded = store;
-      loaded
+      opened
         .ready()
-        .then(() => loaded.compactExpired())
+        .then(() => opened.compactExpired())
         .catch((error: unknown) => console.warn('compaction failed', error));
-      const stopCompaction = this.options.startCompaction?.(store, retentionMs) ?? (() => {});
-      const opened = store;
+      const stopCompaction = this.options.startCompaction?.(opened, retentionMs) ?? (() => {});
       return {
         core,
         store: opened,

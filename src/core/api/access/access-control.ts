@@ -91,7 +91,7 @@ export interface AccessControl {
   readonly auditSink?: (event: AuditEvent) => void;
   readonly objects: ObjectReader;
   readonly clock: Clock;
-  /** Available once `ready` resolved. */
+  /** The authentication chain in use (rebuilt when --authentication-config changes). */
   authenticator(): RequestAuthenticatorChain;
   /**
    * The service-account signing and verification keys, loaded (or generated
@@ -254,7 +254,6 @@ export function createAccessControl(initial: AccessConfig, deps: AccessControlDe
     });
     return keys;
   };
-  let authn: RequestAuthenticatorChain | undefined;
   let issuer: Promise<TestIssuer> | undefined;
   const testIssuer = (): Promise<TestIssuer> => {
     issuer ??= loadTestIssuer(deps.store, clock).catch((err: unknown) => {
@@ -267,7 +266,18 @@ export function createAccessControl(initial: AccessConfig, deps: AccessControlDe
   const keysOf = (j: OidcSettings): JWTVerifyGetKey =>
     j.config.issuer.url === TEST_ISSUER_URL && !j.config.issuer.discoveryURL ? testIssuerKeys(testIssuer) : discoveredKeys(j);
 
-  let serviceAccounts: TokenAuthenticator | undefined;
+  // Its keys are loaded when a token of ours first needs verifying.
+  const serviceAccounts = createServiceAccountAuthenticator({
+    issuers: config.serviceAccounts.issuers,
+    apiAudiences: config.serviceAccounts.apiAudiences,
+    keys: serviceAccountKeys,
+    clock,
+    lookup: config.serviceAccounts.lookup,
+    getServiceAccount: (ns, name) => objects.get('', 'serviceaccounts', ns, name),
+    getSecret: (ns, name) => objects.get('', 'secrets', ns, name),
+    getPod: (ns, name) => objects.get('', 'pods', ns, name),
+    getNode: (name) => objects.get('', 'nodes', '', name),
+  });
   /** The authentication chain for the configuration in use (rebuilt when --authentication-config changes). */
   const buildAuthn = (): RequestAuthenticatorChain => {
     const sa = config.serviceAccounts;
@@ -283,7 +293,7 @@ export function createAccessControl(initial: AccessConfig, deps: AccessControlDe
     return buildAuthenticator({
       requestAuthenticators,
       ...(config.tokenFile ? { tokenFile: audienceAgnostic(createStaticTokenAuthenticator(config.tokenFile), implicit) } : {}),
-      ...(serviceAccounts ? { serviceAccounts } : {}),
+      serviceAccounts,
       ...(config.bootstrapTokens
         ? { bootstrapTokens: audienceAgnostic(createBootstrapTokenAuthenticator({ clock, getSecret: (ns, name) => objects.get('', 'secrets', ns, name) }), implicit) }
         : {}),
@@ -303,21 +313,7 @@ export function createAccessControl(initial: AccessConfig, deps: AccessControlDe
     });
   };
 
-  {
-    const sa = config.serviceAccounts;
-    serviceAccounts = createServiceAccountAuthenticator({
-      issuers: sa.issuers,
-      apiAudiences: sa.apiAudiences,
-      keys: serviceAccountKeys,
-      clock,
-      lookup: sa.lookup,
-      getServiceAccount: (ns, name) => objects.get('', 'serviceaccounts', ns, name),
-      getSecret: (ns, name) => objects.get('', 'secrets', ns, name),
-      getPod: (ns, name) => objects.get('', 'pods', ns, name),
-      getNode: (name) => objects.get('', 'nodes', '', name),
-    });
-    authn = buildAuthn();
-  }
+  let authn = buildAuthn();
   // The stored RBAC objects and the pod graph, loaded when first needed: a
   // cold start answering system:masters does not read them at all.
   let loading: Promise<void> | undefined;
@@ -392,7 +388,7 @@ export function createAccessControl(initial: AccessConfig, deps: AccessControlDe
       return { file, status: 'failure', error: 'failed to validate authentication config: anonymous: Forbidden: changed from initial configuration file' };
     }
     config = { ...config, authenticationFile: authentication, jwt: (authentication.jwt ?? []).map((j) => ({ config: j })) };
-    if (authn) authn = buildAuthn();
+    authn = buildAuthn();
     return { file, status: 'success' };
   };
 
@@ -431,7 +427,6 @@ export function createAccessControl(initial: AccessConfig, deps: AccessControlDe
     objects,
     clock,
     authenticator() {
-      if (!authn) throw new Error('access control is not ready');
       return authn;
     },
     serviceAccountKeys,

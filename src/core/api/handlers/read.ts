@@ -197,10 +197,7 @@ function listCacheKey(scope: RequestScope): string {
 }
 
 function streamedList(head: string, items: readonly KeyValue[], tail: string, cacheKey: string, indented: boolean): Response {
-  return new Response(streamJsonList(head, items, tail, cacheKey, indented), {
-    status: 200,
-    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' },
-  });
+  return bytesResponse(streamJsonList(head, items, tail, cacheKey, indented), 200, 'application/json');
 }
 
 export { textResponse };

@@ -20,7 +20,7 @@ import { withResourceVersion } from '../object-codec';
 import { buildPredicate, type Predicate } from '../predicate';
 import { parseListOptions, parseResourceVersion, validateListOptions } from '../read-options';
 import { decode, keyFor, prefixFor, toRequestVersion } from '../resource-store';
-import { errorResponse, toStatusError } from '../respond';
+import { bytesResponse, errorResponse, toStatusError } from '../respond';
 import { objectToTable, partialObjectMetadata } from '../table';
 import { encodeProtobufWatchEvent } from '../../protobuf';
 import { encodeJson } from '../negotiation/json-encode';
@@ -190,10 +190,7 @@ export async function handleWatch(ctx: ServerContext, scope: RequestScope): Prom
     if (err instanceof CompactedError) {
       // kube answers 200 and sends the 410 as the stream's only event.
       const status = errors.expired(`too old resource version: ${requested ?? startRevision} (${err.compacted})`).status;
-      return new Response(frame('ERROR', status) as Uint8Array<ArrayBuffer>, {
-        status: 200,
-        headers: { 'Content-Type': protobuf ? output.contentType : 'application/json', 'Cache-Control': 'no-cache, private' },
-      });
+      return bytesResponse(frame('ERROR', status), 200, protobuf ? output.contentType : 'application/json');
     }
     return errorResponse(err, output);
   }
@@ -246,8 +243,5 @@ export async function handleWatch(ctx: ServerContext, scope: RequestScope): Prom
     : output.as === 'Table'
       ? `application/json;as=Table;v=${output.asVersion ?? 'v1'};g=meta.k8s.io`
       : 'application/json';
-  return new Response(stream, {
-    status: 200,
-    headers: { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' },
-  });
+  return bytesResponse(stream, 200, contentType);
 }
