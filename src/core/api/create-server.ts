@@ -135,7 +135,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       // each with the identity kube gives it (its service account in kube-system).
       const enabled = options.controllers ?? KUBEADM_CONTROLLERS;
       if (enabled.length > 0) {
-        const send = (request: Request) => serve(request, internalClientFor(request.headers.get('user-agent')));
+        const send = (request: Request, userAgent?: string) => serve(request, internalClientFor(userAgent ?? request.headers.get('user-agent')));
         controllers = startControllers({ send, clock, enabled, ...(options.log ? { log: options.log } : {}) });
         await controllers.idle();
       }
@@ -153,13 +153,14 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
    */
   async function serve(request: Request, client: InternalClient | undefined): Promise<Response> {
     const url = new URL(request.url);
+    const userAgent = client?.userAgent ?? request.headers.get('user-agent');
     const outputRequest: OutputRequest = {
       accept: request.headers.get('accept'),
       pretty: url.searchParams.get('pretty'),
-      userAgent: request.headers.get('user-agent'),
+      userAgent,
     };
     const auditID = request.headers.get('audit-id') || newAuditId();
-    const entry = beginAudit(access, request, url, auditID);
+    const entry = beginAudit(access, request, url, auditID, userAgent);
     let output: OutputFormat | undefined;
     let response: Response;
     try {
@@ -177,7 +178,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
           if (served.version.deprecated) entry.deprecated = true;
           if (route.verb === 'watch') entry.stage = 'ResponseStarted';
           output = negotiateOutput(outputRequest, { transforms: true, watch: route.verb === 'watch' });
-          const scope: RequestScope = { request, url, query: url.searchParams, route, served, output, userAgent: request.headers.get('user-agent'), ...(user ? { user } : {}) };
+          const scope: RequestScope = { request, url, query: url.searchParams, route, served, output, userAgent, ...(user ? { user } : {}) };
           // Strategies see the user through StrategyContext.user (the per-request context).
           // Custom resources have no protobuf form: they negotiate again before any work, so a
           // protobuf-only client gets its 406 before a write happens, as in kube; errors keep `output`.

@@ -60,9 +60,8 @@ const UNAUTHENTICATED_ALLOW: Decision = Object.freeze({
  * the request goes on). Reads of the audit log itself are not recorded, so
  * that a reader polling it does not fill it.
  */
-export function beginAudit(access: AccessControl, request: Request, url: URL, auditID: string): AuditEntry {
+export function beginAudit(access: AccessControl, request: Request, url: URL, auditID: string, userAgent: string | null): AuditEntry {
   const receivedAt = access.clock.now();
-  const userAgent = request.headers.get('user-agent');
   const sourceIPs = sourceIPsOf(request);
   const entry: AuditEntry = {
     auditID,
@@ -86,6 +85,8 @@ export function beginAudit(access: AccessControl, request: Request, url: URL, au
 /** Who the server's own client is; `readsAs` may read what `user` may not (a controller's reads go through kube-controller-manager's informers). */
 export interface InternalClient {
   readonly user: UserInfo;
+  /** The client's User-Agent, which its request may not carry (a browser drops it from a script-built Request). */
+  readonly userAgent?: string;
   readonly readsAs?: UserInfo;
 }
 

@@ -27,9 +27,10 @@ const cache = new Map<string, UserInfo>();
  * allow the read: in kube-controller-manager its informers and listers use
  * the manager's credentials, only its writes the service account's.
  */
-export function internalClientFor(userAgent: string | null): { user: UserInfo; readsAs?: UserInfo } {
+export function internalClientFor(userAgent: string | null): { user: UserInfo; userAgent?: string; readsAs?: UserInfo } {
   const user = identityForUserAgent(userAgent);
-  return user.username.startsWith('system:serviceaccount:') ? { user, readsAs: CONTROLLER_MANAGER_USER } : { user };
+  const client = userAgent ? { user, userAgent } : { user };
+  return user.username.startsWith('system:serviceaccount:') ? { ...client, readsAs: CONTROLLER_MANAGER_USER } : client;
 }
 
 /** The identity kube uses for a client of the server's own, from its User-Agent. */

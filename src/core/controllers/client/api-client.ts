@@ -8,7 +8,12 @@ import { ApiError, type StatusBody } from './api-error';
 import { resourcePath, type GroupVersionResource } from './resource-path';
 import { openWatch, type WatchStream } from './watch-stream';
 
-export type Send = (request: Request) => Promise<Response>;
+/**
+ * Sends a request to the server. The User-Agent comes as its own argument too:
+ * a browser drops it from a Request built by script (Chromium does), and the
+ * server derives the client's identity and field manager from it.
+ */
+export type Send = (request: Request, userAgent?: string) => Promise<Response>;
 
 export interface ObjectList {
   apiVersion?: string;
@@ -66,7 +71,7 @@ export class ApiClient {
       init.body = typeof body === 'string' ? body : JSON.stringify(body);
       if (!('Content-Type' in headers)) (init.headers as Record<string, string>)['Content-Type'] = JSON_TYPE;
     }
-    return this.send(new Request(`${this.baseUrl}${path}`, init));
+    return this.send(new Request(`${this.baseUrl}${path}`, init), this.userAgent);
   }
 
   /** Sends and decodes the JSON answer; a non-2xx answer becomes an ApiError. */
@@ -124,7 +129,7 @@ export class ApiClient {
     const path = resourcePath(gvr, { namespace }) + queryString({ ...query, watch: 1 });
     const headers: Record<string, string> = { Accept: JSON_TYPE };
     if (this.userAgent) headers['User-Agent'] = this.userAgent;
-    const res = await this.send(new Request(`${this.baseUrl}${path}`, { method: 'GET', headers, signal: controller.signal }));
+    const res = await this.send(new Request(`${this.baseUrl}${path}`, { method: 'GET', headers, signal: controller.signal }), this.userAgent);
     if (res.status < 200 || res.status >= 300) {
       const text = await res.text();
       let status: StatusBody | undefined;
