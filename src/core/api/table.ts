@@ -39,8 +39,8 @@ export function partialObjectMetadataList(objs: KubeObject[], listMeta: Record<s
     kind: 'PartialObjectMetadataList',
     apiVersion: `meta.k8s.io/${version}`,
     metadata: listMeta,
-    // Items are PartialObjectMetadata with an empty TypeMeta, which Go omits.
-    items: objs.map((o) => ({ metadata: o.metadata ?? {} })),
+    // kube sets each item's TypeMeta too (asPartialObjectMetadataList), so JSON items name their kind.
+    items: objs.map((o) => partialObjectMetadata(o, version)),
   };
 }
 

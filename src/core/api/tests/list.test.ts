@@ -182,3 +182,18 @@ describe('Table', () => {
     expect(res.body.rows[0].object.kind).toBe('PartialObjectMetadata');
   });
 });
+
+describe('PartialObjectMetadataList', () => {
+  it('reduces each item to its metadata and names its kind, as kube sets each item\'s TypeMeta', async () => {
+    await seed(2);
+    const res = await t.get(CM, { Accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1');
+    expect([res.body.apiVersion, res.body.kind]).toEqual(['meta.k8s.io/v1', 'PartialObjectMetadataList']);
+    expect(res.body.items.map((i: Record<string, unknown>) => Object.keys(i))).toEqual([
+      ['kind', 'apiVersion', 'metadata'],
+      ['kind', 'apiVersion', 'metadata'],
+    ]);
+    expect(res.body.items[0]).toMatchObject({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'cm-00', labels: { idx: '0' } } });
+  });
+});

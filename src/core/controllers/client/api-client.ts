@@ -39,6 +39,10 @@ export interface ClientOptions {
 export type Query = Record<string, string | number | boolean | undefined>;
 
 const JSON_TYPE = 'application/json';
+// What client-go's metadata client asks for (in JSON): the objects reduced to their metadata by the
+// server, so that a metadata informer neither receives nor parses the rest of each object.
+const METADATA_LIST_TYPE = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+const METADATA_TYPE = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
 
 function queryString(query: Query | undefined): string {
   if (!query) return '';
@@ -95,8 +99,10 @@ export class ApiClient {
     return this.call('GET', resourcePath(gvr, { namespace, name, subresource }));
   }
 
-  list(gvr: GroupVersionResource, namespace?: string, query?: Query): Promise<ObjectList> {
-    return this.call('GET', resourcePath(gvr, { namespace }) + queryString(query));
+  /** A list; with metadataOnly, of PartialObjectMetadata (as client-go's metadata client lists). */
+  list(gvr: GroupVersionResource, namespace?: string, query?: Query, metadataOnly = false): Promise<ObjectList> {
+    const headers = metadataOnly ? { Accept: METADATA_LIST_TYPE } : undefined;
+    return this.call('GET', resourcePath(gvr, { namespace }) + queryString(query), undefined, headers);
   }
 
   create(gvr: GroupVersionResource, namespace: string, obj: KubeObject): Promise<KubeObject> {
@@ -121,13 +127,13 @@ export class ApiClient {
     return this.call('DELETE', resourcePath(gvr, { namespace }), body);
   }
 
-  /** Opens a watch (?watch=1) and returns its event stream; a non-2xx answer throws. */
-  async watch(gvr: GroupVersionResource, namespace: string | undefined, query: Query, signal?: AbortSignal): Promise<WatchStream> {
+  /** Opens a watch (?watch=1) and returns its event stream; a non-2xx answer throws. With metadataOnly, of PartialObjectMetadata. */
+  async watch(gvr: GroupVersionResource, namespace: string | undefined, query: Query, signal?: AbortSignal, metadataOnly = false): Promise<WatchStream> {
     const controller = new AbortController();
     if (signal?.aborted) controller.abort();
     signal?.addEventListener('abort', () => controller.abort(), { once: true });
     const path = resourcePath(gvr, { namespace }) + queryString({ ...query, watch: 1 });
-    const headers: Record<string, string> = { Accept: JSON_TYPE };
+    const headers: Record<string, string> = { Accept: metadataOnly ? METADATA_TYPE : JSON_TYPE };
     if (this.userAgent) headers['User-Agent'] = this.userAgent;
     const res = await this.send(new Request(`${this.baseUrl}${path}`, { method: 'GET', headers, signal: controller.signal }), this.userAgent);
     if (res.status < 200 || res.status >= 300) {

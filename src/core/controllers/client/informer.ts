@@ -127,7 +127,7 @@ export class Informer {
   private async relist(): Promise<string> {
     const end = this.activity.begin();
     try {
-      const list = await this.client.list(this.gvr, this.options.namespace, this.selectors());
+      const list = await this.client.list(this.gvr, this.options.namespace, this.selectors(), this.options.metadataOnly);
       const seen = new Set<string>();
       for (const raw of list.items) {
         const obj = this.shape(raw);
@@ -188,7 +188,7 @@ export class Informer {
             ...this.selectors(),
             resourceVersion: rv,
             allowWatchBookmarks: true,
-          }, this.aborter.signal);
+          }, this.aborter.signal, this.options.metadataOnly);
         } catch (err) {
           if (this.stopped) return;
           if (isGone(err)) break;

@@ -25,6 +25,13 @@ const WATCHED: readonly GroupVersionResource[] = [
   RESOURCE_QUOTAS,
 ];
 
+/**
+ * The kinds whose usage reads more than the object's existence (requests, service type, storage;
+ * the quotas themselves). The others are only counted: their metadata is enough, and the informer is
+ * the one the garbage collector already runs, so a write of a ConfigMap or a Secret is not sent twice.
+ */
+const READ_WHOLE = new Set(['pods', 'services', 'persistentvolumeclaims', 'resourcequotas']);
+
 /** The version to list a group's resources in, for `count/<resource>.<group>` names. */
 const GROUP_VERSIONS: Readonly<Record<string, string>> = {
   '': 'v1',
@@ -45,7 +52,7 @@ const sortedRecord = (entries: [string, string][]): Record<string, string> =>
 
 export function resourceQuotaController(ctx: ControllerContext): Controller {
   const quotas = ctx.informers.for(RESOURCE_QUOTAS);
-  const watched = new Map(WATCHED.map((gvr) => [`${gvr.group}/${gvr.resource}`, ctx.informers.for(gvr)]));
+  const watched = new Map(WATCHED.map((gvr) => [`${gvr.group}/${gvr.resource}`, ctx.informers.for(gvr, !READ_WHOLE.has(gvr.resource))]));
   const unsubscribe: (() => void)[] = [];
 
   async function objectsOf(group: string, resource: string, namespace: string): Promise<KubeObject[] | undefined> {
