@@ -8,6 +8,10 @@
 //   GET  /floor/list?id=X      streams body X in 64 KiB chunks
 //   GET  /floor/cold           one IndexedDB get, then a fixed 200-byte JSON (first response after a cold start)
 //   POST /floor/bulk?n=N&size=S  writes N objects of S bytes in transactions of 1,000 puts; answers the elapsed ms
+//
+// The same worker also runs under /floor-sized/, with KubeTab's whole script appended as a
+// function it never calls: its cold start shows what the size of KubeTab's script alone costs.
+// Each scope answers its own paths and keeps its own database.
 
 interface FetchEventLike extends Event {
   readonly request: Request;
@@ -15,11 +19,14 @@ interface FetchEventLike extends Event {
   waitUntil(promise: Promise<unknown>): void;
 }
 interface FloorGlobal {
+  readonly registration: { readonly scope: string };
   readonly clients: { claim(): Promise<void> };
   skipWaiting(): Promise<void>;
   addEventListener(type: string, listener: (event: FetchEventLike) => void): void;
 }
 const sw = self as unknown as FloorGlobal;
+/** The scope's path ('/floor/', '/floor-sized/'). */
+const SCOPE = new URL(sw.registration.scope).pathname;
 
 /** Exactly 200 bytes of JSON. */
 const FIXED_200 = (() => {
@@ -34,7 +41,7 @@ const prepared = new Map<string, Uint8Array>();
 let db: Promise<IDBDatabase> | undefined;
 function openDb(): Promise<IDBDatabase> {
   db ??= new Promise((resolve, reject) => {
-    const request = indexedDB.open('floor', 1);
+    const request = indexedDB.open(SCOPE === '/floor/' ? 'floor' : `floor:${SCOPE}`, 1);
     request.onupgradeneeded = () => request.result.createObjectStore('objects');
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
@@ -93,26 +100,26 @@ async function bulk(n: number, size: number): Promise<Response> {
 }
 
 async function answer(request: Request, url: URL): Promise<Response> {
-  switch (url.pathname) {
-    case '/floor/get':
+  switch (url.pathname.slice(SCOPE.length)) {
+    case 'get':
       return new Response(FIXED_200, { headers: JSON_HEADERS });
-    case '/floor/create': {
+    case 'create': {
       const body = await request.text();
       await put(`create-${Math.random()}`, body);
       return new Response(body, { status: 201, headers: JSON_HEADERS });
     }
-    case '/floor/prepare':
+    case 'prepare':
       prepared.set(url.searchParams.get('id') ?? '', new Uint8Array(await request.arrayBuffer()));
       return new Response('{}', { headers: JSON_HEADERS });
-    case '/floor/list': {
+    case 'list': {
       const bytes = prepared.get(url.searchParams.get('id') ?? '');
       if (!bytes) return new Response('{"error":"not prepared"}', { status: 404, headers: JSON_HEADERS });
       return streamed(bytes);
     }
-    case '/floor/cold':
+    case 'cold':
       await getOne('cold');
       return new Response(FIXED_200, { headers: JSON_HEADERS });
-    case '/floor/bulk':
+    case 'bulk':
       return bulk(Number(url.searchParams.get('n') ?? 10000), Number(url.searchParams.get('size') ?? 2048));
     default:
       return new Response('{"error":"unknown floor path"}', { status: 404, headers: JSON_HEADERS });
@@ -123,6 +130,6 @@ sw.addEventListener('install', (event) => event.waitUntil(sw.skipWaiting()));
 sw.addEventListener('activate', (event) => event.waitUntil(sw.clients.claim().then(() => put('cold', FIXED_200))));
 sw.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
-  if (url.origin !== location.origin || !url.pathname.startsWith('/floor/') || url.pathname.endsWith('.html') || url.pathname.endsWith('.js')) return;
+  if (url.origin !== location.origin || !url.pathname.startsWith(SCOPE) || url.pathname.endsWith('.html') || url.pathname.endsWith('.js')) return;
   event.respondWith(answer(event.request, url));
 });

@@ -2,6 +2,7 @@
 // worker and msw's worker are compared on equal terms:
 //   /kubetab/…  the built app (its worker answers the API under /kubetab/)
 //   /floor/…    the bare floor worker
+//   /floor-sized/…  the floor worker carrying KubeTab's script as code it never runs
 //   /msw/…      msw's worker and library
 //   /harness.js the measurement code; /<scope>/bench.html an empty page that loads it
 
@@ -26,6 +27,8 @@ const MSW_HTML = '<!doctype html><meta charset="utf-8"><title>bench</title><scri
 export interface BenchServerFiles {
   readonly appDir: string;
   readonly floorWorker: string;
+  /** The floor worker with KubeTab's script appended, never run (optional). */
+  readonly sizedFloorWorker?: string;
   readonly harness: string;
   readonly mswWorkerFile: string;
   readonly mswLibraryFile: string;
@@ -36,6 +39,12 @@ export async function startBenchServer(files: BenchServerFiles): Promise<{ origi
     ['/harness.js', [files.harness, TYPES['.js']!]],
     ['/floor/sw.js', [files.floorWorker, TYPES['.js']!]],
     ['/floor/bench.html', [BENCH_HTML, TYPES['.html']!]],
+    ...(files.sizedFloorWorker
+      ? ([
+          ['/floor-sized/sw.js', [files.sizedFloorWorker, TYPES['.js']!]],
+          ['/floor-sized/bench.html', [BENCH_HTML, TYPES['.html']!]],
+        ] satisfies [string, [string, string]][])
+      : []),
     ['/kubetab/bench.html', [BENCH_HTML, TYPES['.html']!]],
     ['/msw/bench.html', [MSW_HTML, TYPES['.html']!]],
     ['/msw/mockServiceWorker.js', [await readFile(files.mswWorkerFile, 'utf8'), TYPES['.js']!]],
