@@ -86,6 +86,12 @@ async function stopAllWorkers(page: Page): Promise<void> {
   await new Promise((r) => setTimeout(r, 200));
 }
 
+/** A row comparing two sets of times by their p50s; `limit` is the target ratio, if there is one. */
+function p50Row(figure: string, ours: number[], floor: number[], limit: number | undefined, target = limit === undefined ? '—' : `<= ${limit}x`): Row {
+  const r = p50(ours) / p50(floor);
+  return { figure, kubetab: ms(p50(ours)), floor: ms(p50(floor)), ratio: ratio(r), target, met: limit === undefined ? undefined : r <= limit };
+}
+
 /** The floor worker with KubeTab's whole script appended inside a function nothing calls. */
 function withUnrunScript(floorWorker: string, kubetabScript: string): string {
   return `${floorWorker}\n// KubeTab's worker script, never called: only its size counts.\nfunction kubetabScriptNeverRun() {\n${kubetabScript}\n}\n`;
@@ -182,14 +188,7 @@ async function main(): Promise<void> {
       () => evaluate<number[]>(kt, 'timeRequests', getUrl, BATCH),
       () => evaluate<number[]>(floor, 'timeRequests', '/floor/get', BATCH),
     );
-    rows.push({
-      figure: 'get one object (p50)',
-      kubetab: ms(p50(getTimes)),
-      floor: ms(p50(floorGetTimes)),
-      ratio: ratio(p50(getTimes) / p50(floorGetTimes)),
-      target: '<= 1.2x',
-      met: p50(getTimes) / p50(floorGetTimes) <= 1.2,
-    });
+    rows.push(p50Row('get one object (p50)', getTimes, floorGetTimes, 1.2));
     raw.get = { p50: p50(getTimes), p90: p90(getTimes), floorP50: p50(floorGetTimes), floorP90: p90(floorGetTimes) };
 
     // create vs the floor's one IndexedDB put.
@@ -201,14 +200,7 @@ async function main(): Promise<void> {
       (round) => evaluate<number[]>(kt, 'timeCreates', `${API}/namespaces/bench/configmaps`, `create-${round}`, BATCH, 400),
       (round) => evaluate<number[]>(floor, 'timeCreates', '/floor/create', `create-${round}`, BATCH, 400),
     );
-    rows.push({
-      figure: 'create (p50)',
-      kubetab: ms(p50(createTimes)),
-      floor: ms(p50(floorCreateTimes)),
-      ratio: ratio(p50(createTimes) / p50(floorCreateTimes)),
-      target: '<= 1.2x',
-      met: p50(createTimes) / p50(floorCreateTimes) <= 1.2,
-    });
+    rows.push(p50Row('create (p50)', createTimes, floorCreateTimes, 1.2));
     raw.create = { p50: p50(createTimes), p90: p90(createTimes), floorP50: p50(floorCreateTimes), floorP90: p90(floorCreateTimes) };
 
     // lists vs an equal pre-built body streamed in 64 KiB chunks, both JSON.parse'd by the page.
@@ -231,14 +223,7 @@ async function main(): Promise<void> {
         },
         async () => (await evaluate<{ times: number[] }>(floor, 'timeLists', `/floor/list?id=${ns}`, 1)).times,
       );
-      rows.push({
-        figure: `list of ${label} (${items} × ~${Math.round(bytes / Math.max(1, items))} B, p50)`,
-        kubetab: ms(p50(listTimes)),
-        floor: ms(p50(floorListTimes)),
-        ratio: ratio(p50(listTimes) / p50(floorListTimes)),
-        target: '<= 1.5x',
-        met: p50(listTimes) / p50(floorListTimes) <= 1.5,
-      });
+      rows.push(p50Row(`list of ${label} (${items} × ~${Math.round(bytes / Math.max(1, items))} B, p50)`, listTimes, floorListTimes, 1.5));
       raw[`list-${ns}`] = { bytes, items, p50: p50(listTimes), floorP50: p50(floorListTimes), times: listTimes, floorTimes: floorListTimes };
     }
 
@@ -293,25 +278,11 @@ async function main(): Promise<void> {
       await stopAllWorkers(sized);
       sizedCold.push(await evaluate<number>(sized, 'timeOne', '/floor-sized/cold'));
     }
-    rows.push({
-      figure: 'first response after a cold start, 11,000+ objects stored (p50)',
-      kubetab: ms(p50(cold)),
-      floor: ms(p50(floorCold)),
-      ratio: ratio(p50(cold) / p50(floorCold)),
-      target: '<= 1.5x',
-      met: p50(cold) / p50(floorCold) <= 1.5,
-    });
+    rows.push(p50Row('first response after a cold start, 11,000+ objects stored (p50)', cold, floorCold, 1.5));
     // Not a target: the same floor worker with KubeTab's script appended as a function it never
     // calls. Chromium loads a worker's whole script (and its code cache) before the first line
     // runs, so this is the part of KubeTab's cold start that only the script's size explains.
-    rows.push({
-      figure: "the floor's cold start carrying KubeTab's script, never run (p50)",
-      kubetab: ms(p50(sizedCold)),
-      floor: ms(p50(floorCold)),
-      ratio: ratio(p50(sizedCold) / p50(floorCold)),
-      target: "none: the script's size alone",
-      met: undefined,
-    });
+    rows.push(p50Row("the floor's cold start carrying KubeTab's script, never run (p50)", sizedCold, floorCold, undefined, "none: the script's size alone"));
     raw.cold = { kubetab: cold, floor: floorCold, sizedFloor: sizedCold };
   } finally {
     await context.close();
