@@ -267,8 +267,18 @@ export async function createObject(ctx: ServerContext, served: ServedResource, o
   }
   try {
     const prepare = options.whileCommitting;
-    const kv = await ctx.store.create(key, encodeFor(served, obj), prepare && ((staged) => prepare(decode(ctx, served, staged))));
-    return decode(ctx, served, kv);
+    // The staged value is the one stored: decoded once for the preparation, it is also the answer.
+    let decodedWhileCommitting: KubeObject | undefined;
+    const kv = await ctx.store.create(
+      key,
+      encodeFor(served, obj),
+      prepare &&
+        ((staged) => {
+          decodedWhileCommitting = decode(ctx, served, staged);
+          prepare(decodedWhileCommitting);
+        }),
+    );
+    return decodedWhileCommitting ?? decode(ctx, served, kv);
   } catch (err) {
     throw mapStorageError(err, served, name);
   }
