@@ -98,6 +98,33 @@ describe('mvcc engine', () => {
     expect(events.map((e) => e.kv.key)).toEqual(['/a', '/c', '/b']);
   });
 
+  it('cold start: the full load begins after the first direct read\'s reader has had its turn, not in front of it', async () => {
+    const clock = manualClock();
+    const persistence = createMemoryPersistence();
+    const first = await openStore({ clock, persistence });
+    await first.create('/a', () => 'a');
+    await first.close();
+    const order: string[] = [];
+    const store = await openStore({
+      clock,
+      persistence: {
+        ...persistence,
+        loadCurrent: () => (order.push('load'), persistence.loadCurrent()),
+      },
+    });
+    // The reader's continuation: what a request does with the value (decode, encode, respond) in microtasks.
+    const answered = store.get('/a').then(async (kv) => {
+      order.push('read');
+      for (let i = 0; i < 20; i++) await Promise.resolve();
+      order.push('answered');
+      return kv;
+    });
+    expect((await answered)?.value).toBe('a');
+    await store.ready();
+    expect(order).toEqual(['read', 'answered', 'load']);
+    await store.close();
+  });
+
   it('a list answered before the load and a watch from its revision see exactly the writes after it', async () => {
     const clock = manualClock();
     const persistence = createMemoryPersistence();

@@ -45,6 +45,7 @@ import {
   type WatchOptions,
 } from './types';
 import { WatchHub, type WatchState } from './watch-hub';
+import { afterCurrentTask } from '../util/after-current-task';
 
 export interface OpenStoreOptions {
   readonly persistence?: Persistence;
@@ -181,6 +182,14 @@ class Engine implements OpenedStore {
     this.loadTimer = setTimeout(() => this.beginLoad(), LOAD_DELAY_MS);
   }
 
+  /**
+   * After a direct read: the load's first requests are issued once the reader has had its turn
+   * (its decoding and its response run in this task's microtasks), not in front of it.
+   */
+  private beginLoadAfterAnswer(): void {
+    afterCurrentTask(() => this.beginLoad());
+  }
+
   private beginLoad(): void {
     if (this.loadStarted) return;
     this.loadStarted = true;
@@ -294,7 +303,7 @@ class Engine implements OpenedStore {
       } catch (err) {
         throw asPersistenceError(err);
       } finally {
-        this.beginLoad();
+        this.beginLoadAfterAnswer();
       }
     }
     await this.whenLoaded();
@@ -317,7 +326,7 @@ class Engine implements OpenedStore {
       } catch (err) {
         throw asPersistenceError(err);
       } finally {
-        this.beginLoad();
+        this.beginLoadAfterAnswer();
       }
       const byKey = new Map(kvs.map((kv) => [kv.key, kv]));
       return this.rangeKeys(
