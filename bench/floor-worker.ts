@@ -41,7 +41,7 @@ const prepared = new Map<string, Uint8Array>();
 let db: Promise<IDBDatabase> | undefined;
 function openDb(): Promise<IDBDatabase> {
   db ??= new Promise((resolve, reject) => {
-    const request = indexedDB.open(SCOPE === '/floor/' ? 'floor' : `floor:${SCOPE}`, 1);
+    const request = indexedDB.open(`floor:${SCOPE}`, 1);
     request.onupgradeneeded = () => request.result.createObjectStore('objects');
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);

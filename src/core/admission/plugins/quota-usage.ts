@@ -99,11 +99,22 @@ function claimUsage(pvc: KubeObject): Usage {
   return usage;
 }
 
+/** The core resources whose usage reads the object itself; any other object counts by its existence alone. */
+const USAGE_OF_OBJECT = new Map<string, (obj: KubeObject, nowMs: number) => Usage>([
+  ['pods', podUsage],
+  ['services', serviceUsage],
+  ['persistentvolumeclaims', claimUsage],
+]);
+
+/** Whether this resource's usage needs more of its objects than their metadata. */
+export function usageReadsObject(group: string, resource: string): boolean {
+  return group === '' && USAGE_OF_OBJECT.has(resource);
+}
+
 /** What one object of this resource counts. */
 export function objectUsage(group: string, resource: string, obj: KubeObject, nowMs: number): Usage {
-  if (group === '' && resource === 'pods') return podUsage(obj, nowMs);
-  if (group === '' && resource === 'services') return serviceUsage(obj);
-  if (group === '' && resource === 'persistentvolumeclaims') return claimUsage(obj);
+  const ofObject = group === '' ? USAGE_OF_OBJECT.get(resource) : undefined;
+  if (ofObject) return ofObject(obj, nowMs);
   const usage: Usage = new Map([[countName(group, resource), 1000]]);
   if (group === '' && LEGACY_COUNTS.has(resource)) usage.set(resource, 1000);
   return usage;

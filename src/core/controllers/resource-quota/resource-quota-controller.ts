@@ -9,7 +9,7 @@ import { isNotFound, isConflict } from '../client/api-error';
 import type { GroupVersionResource } from '../client/resource-path';
 import type { Controller, ControllerContext } from '../runtime/controller';
 import { WorkQueue } from '../runtime/work-queue';
-import { formatUsage, objectUsage, quotaMatches, resourceOfQuotaName, scopeAllows, sumUsage } from '../../admission/plugins/quota-usage';
+import { formatUsage, objectUsage, quotaMatches, resourceOfQuotaName, scopeAllows, sumUsage, usageReadsObject } from '../../admission/plugins/quota-usage';
 
 export const RESOURCE_QUOTA_CONTROLLER = 'resourcequota-controller';
 export const RESOURCE_QUOTAS: GroupVersionResource = { group: '', version: 'v1', resource: 'resourcequotas' };
@@ -24,13 +24,6 @@ const WATCHED: readonly GroupVersionResource[] = [
   { group: '', version: 'v1', resource: 'replicationcontrollers' },
   RESOURCE_QUOTAS,
 ];
-
-/**
- * The kinds whose usage reads more than the object's existence (requests, service type, storage;
- * the quotas themselves). The others are only counted: their metadata is enough, and the informer is
- * the one the garbage collector already runs, so a write of a ConfigMap or a Secret is not sent twice.
- */
-const READ_WHOLE = new Set(['pods', 'services', 'persistentvolumeclaims', 'resourcequotas']);
 
 /** The version to list a group's resources in, for `count/<resource>.<group>` names. */
 const GROUP_VERSIONS: Readonly<Record<string, string>> = {
@@ -52,7 +45,11 @@ const sortedRecord = (entries: [string, string][]): Record<string, string> =>
 
 export function resourceQuotaController(ctx: ControllerContext): Controller {
   const quotas = ctx.informers.for(RESOURCE_QUOTAS);
-  const watched = new Map(WATCHED.map((gvr) => [`${gvr.group}/${gvr.resource}`, ctx.informers.for(gvr, !READ_WHOLE.has(gvr.resource))]));
+  // Kinds only counted are watched through metadata informers (usageReadsObject), the ones the garbage
+  // collector already runs: a write of a ConfigMap or a Secret is not sent to the controllers twice.
+  const watched = new Map(
+    WATCHED.map((gvr) => [`${gvr.group}/${gvr.resource}`, gvr === RESOURCE_QUOTAS ? quotas : ctx.informers.for(gvr, !usageReadsObject(gvr.group, gvr.resource))]),
+  );
   const unsubscribe: (() => void)[] = [];
 
   async function objectsOf(group: string, resource: string, namespace: string): Promise<KubeObject[] | undefined> {
