@@ -34,6 +34,8 @@ import { bootstrapSignerController, BOOTSTRAP_SIGNER_CONTROLLER } from './bootst
 import { clusterInfoController, CLUSTER_INFO_CONTROLLER, type ClusterInfoOptions } from './kubeadm/cluster-info';
 import { DEFAULT_ENDPOINT } from './bootstrap/bootstrap-controller';
 import { ensureServiceAccounts } from './runtime/controller-service-accounts';
+import { ClockTimers } from '../util/clock-timers';
+import { EventRecorder } from './runtime/event-recorder';
 
 export interface StartControllersOptions {
   /** The server, authenticated as the identity the controllers run as. */
@@ -166,6 +168,7 @@ export function startControllers(options: StartControllersOptions): RunningContr
   const informers = new SharedInformers(root, activity, log);
   const selected = new Set(selectControllers(options.enabled));
   const running: Controller[] = [];
+  const timers = new ClockTimers(options.clock, (err) => log(`timer failed: ${err instanceof Error ? err.message : String(err)}`));
   // kube's client builder: each controller's service account exists in kube-system once it starts.
   const accounts = controllerServiceAccounts(options.enabled);
   const clientBuilder = ensureServiceAccounts(
@@ -176,12 +179,16 @@ export function startControllers(options: StartControllersOptions): RunningContr
   );
   for (const r of REGISTRY) {
     if (!selected.has(r.name)) continue;
+    const client = root.withUserAgent(userAgent(r));
+    const controllerLog = (message: string) => log(`${r.name}: ${message}`);
     const ctx: ControllerContext = {
-      client: root.withUserAgent(userAgent(r)),
+      client,
       clock: options.clock,
       activity,
       informers,
-      log: (message) => log(`${r.name}: ${message}`),
+      log: controllerLog,
+      timers,
+      recorder: (component, host) => new EventRecorder(client, options.clock, host ? { component, host } : { component }, controllerLog),
     };
     const controller = r.factory(ctx, options);
     running.push(controller);
@@ -193,6 +200,7 @@ export function startControllers(options: StartControllersOptions): RunningContr
       stopped ??= (async () => {
         await Promise.all(running.map((c) => c.stop()));
         await clientBuilder.stop();
+        timers.stop();
         await informers.stop();
       })();
       return stopped;

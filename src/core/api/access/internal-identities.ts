@@ -16,6 +16,9 @@ export const CONTROLLER_MANAGER_USER: UserInfo = Object.freeze({ username: USER.
 /** kube-scheduler's identity in a kubeadm cluster (its scheduler.conf), authorized by system:kube-scheduler and system:volume-scheduler. */
 export const SCHEDULER_USER: UserInfo = Object.freeze({ username: USER.kubeScheduler, groups: Object.freeze([GROUP.authenticated]) as readonly string[] });
 
+/** A kubelet of KubeTab's simulated nodes says which node it is at the end of its User-Agent. */
+const NODE_SUFFIX = /\/system:node:([a-z0-9]([-.a-z0-9]*[a-z0-9])?)$/;
+
 const SA_SUFFIX = /\/system:serviceaccount:([a-z0-9]([-a-z0-9]*[a-z0-9])?):([a-z0-9]([-.a-z0-9]*[a-z0-9])?)$/;
 
 const cache = new Map<string, UserInfo>();
@@ -40,7 +43,11 @@ export function identityForUserAgent(userAgent: string | null): UserInfo {
   if (hit) return hit;
   let user: UserInfo;
   const sa = SA_SUFFIX.exec(ua);
-  if (sa) {
+  const node = ua.startsWith('kubelet/') ? NODE_SUFFIX.exec(ua) : null;
+  if (node) {
+    // A kubelet's client certificate on kubeadm: CN=system:node:<name>, O=system:nodes.
+    user = { username: `system:node:${node[1]}`, groups: [GROUP.nodes, GROUP.authenticated] };
+  } else if (sa) {
     const [, namespace, , name] = sa as unknown as [string, string, string, string];
     user = { username: serviceAccountUsername(namespace, name), groups: [...serviceAccountGroups(namespace), GROUP.authenticated] };
   } else if (ua.startsWith('kube-controller-manager/')) {

@@ -6,6 +6,8 @@ import type { Clock } from '../../clock';
 import type { ApiClient } from '../client/api-client';
 import type { SharedInformers } from './shared-informers';
 import type { Activity } from './activity';
+import type { ClockTimers } from '../../util/clock-timers';
+import type { EventRecorder } from './event-recorder';
 
 export interface ControllerContext {
   /** A client whose User-Agent names this controller. */
@@ -14,6 +16,10 @@ export interface ControllerContext {
   readonly activity: Activity;
   readonly informers: SharedInformers;
   readonly log: (message: string) => void;
+  /** Timers on the cluster's Clock, shared by every controller (moving the Clock fires them). */
+  readonly timers: ClockTimers;
+  /** A core/v1 event recorder with this source component (e.g. 'deployment-controller'). */
+  recorder(component: string, host?: string): EventRecorder;
 }
 
 export interface Controller {
