@@ -3,6 +3,7 @@
 
 import { errors } from '../errors/status';
 import { fieldErrors, type FieldError } from '../errors/field-errors';
+import { queryBool } from './query-bool';
 
 export interface ListOptions {
   readonly resourceVersion: string | undefined;
@@ -17,13 +18,6 @@ export interface ListOptions {
   readonly timeoutSeconds: number | undefined;
 }
 
-function parseBoolParam(name: string, value: string | null): boolean | undefined {
-  if (value === null) return undefined;
-  if (value === '' || value === 'true' || value === '1' || value === 'True' || value === 'TRUE' || value === 't' || value === 'T') return true;
-  if (value === 'false' || value === '0' || value === 'False' || value === 'FALSE' || value === 'f' || value === 'F') return false;
-  throw errors.badRequest(`strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`);
-  void name;
-}
 
 function parseIntParam(name: string, value: string | null): number | undefined {
   if (value === null || value === '') return undefined;
@@ -44,8 +38,8 @@ export function parseListOptions(query: URLSearchParams, isWatch: boolean): List
     labelSelector: query.get('labelSelector') ?? '',
     fieldSelector: query.get('fieldSelector') ?? '',
     watch: isWatch,
-    allowWatchBookmarks: parseBoolParam('allowWatchBookmarks', query.get('allowWatchBookmarks')) ?? false,
-    sendInitialEvents: parseBoolParam('sendInitialEvents', query.get('sendInitialEvents')),
+    allowWatchBookmarks: queryBool(query.get('allowWatchBookmarks')) ?? false,
+    sendInitialEvents: queryBool(query.get('sendInitialEvents')),
     timeoutSeconds: parseIntParam('timeoutSeconds', query.get('timeoutSeconds')),
   };
 }

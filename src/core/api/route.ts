@@ -2,6 +2,8 @@
 // see: a resource request (group, version, namespace, resource, name,
 // subresource) or a non-resource path, and the verb the request maps to.
 
+import { queryBool } from './query-bool';
+
 export type RouteVerb =
   | 'get'
   | 'list'
@@ -43,7 +45,7 @@ function splitPath(path: string): string[] {
 }
 
 function isWatchParam(value: string | null): boolean {
-  return value === '1' || value === 'true';
+  return queryBool(value) === true;
 }
 
 /**

@@ -4,6 +4,7 @@
 
 import { errors } from '../errors/status';
 import { fieldErrors, goStringSlice, type FieldError } from '../errors/field-errors';
+import { queryBool } from './query-bool';
 
 export type FieldValidationDirective = 'Ignore' | 'Warn' | 'Strict';
 
@@ -45,11 +46,7 @@ export function parseWriteOptions(query: URLSearchParams, kind: OptionsKind): Wr
   }
   const forceText = query.get('force');
   let force: boolean | undefined;
-  if (forceText !== null) {
-    if (forceText === 'true' || forceText === '1' || forceText === '') force = true;
-    else if (forceText === 'false' || forceText === '0') force = false;
-    else throw errors.badRequest(`strconv.ParseBool: parsing ${JSON.stringify(forceText)}: invalid syntax`);
-  }
+  if (forceText !== null) force = queryBool(forceText);
   if (force !== undefined && kind !== 'PatchOptions') {
     // force is a PatchOptions field only; kube's query decoder ignores it elsewhere.
     force = undefined;

@@ -15,6 +15,7 @@ import { objectResponse } from '../respond';
 import { requestRecord } from './request-record';
 import { readList } from './read';
 import { validateDryRun } from '../write-options';
+import { queryBool } from '../query-bool';
 
 interface DeleteOptionsBody {
   gracePeriodSeconds?: number;
@@ -65,7 +66,11 @@ async function readDeleteOptions(ctx: ServerContext, request: Request, query: UR
   const policy = query.get('propagationPolicy');
   if (body.propagationPolicy === undefined && policy) body.propagationPolicy = policy;
   const orphan = query.get('orphanDependents');
-  if (body.orphanDependents === undefined && orphan !== null) body.orphanDependents = orphan === 'true' || orphan === '1';
+  if (body.orphanDependents === undefined && orphan !== null) body.orphanDependents = queryBool(orphan);
+  const unsafeQuery = query.get('ignoreStoreReadErrorWithClusterBreakingPotential');
+  if (body.ignoreStoreReadErrorWithClusterBreakingPotential === undefined && unsafeQuery !== null) {
+    body.ignoreStoreReadErrorWithClusterBreakingPotential = queryBool(unsafeQuery);
+  }
   const dryRun = query.getAll('dryRun');
   if (body.dryRun === undefined && dryRun.length) body.dryRun = dryRun;
 
