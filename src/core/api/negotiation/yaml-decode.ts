@@ -49,6 +49,15 @@ function allowedAliasRatio(decodeCount: number): number {
   return 0.99 - 0.89 * ((decodeCount - 400_000) / 3_600_000);
 }
 
+/**
+ * Past go-yaml's ratio rule, a bound of KubeTab's own: a document whose aliases
+ * expand to more than this many nodes is refused with go-yaml's message. go-yaml
+ * reaches its own refusal only after some four million nodes, which takes it
+ * milliseconds and a JavaScript decoder seconds; no object that fits in a
+ * request (3 MiB) needs aliases to expand this far.
+ */
+const MAX_ALIASED_NODES = 500_000;
+
 /** A decoded YAML value before it is made JSON-compatible: ints stay exact until then. */
 type YamlValue = null | boolean | number | bigint | string | YamlValue[] | YamlMap;
 type YamlMap = Map<unknown, YamlValue>;
@@ -57,6 +66,8 @@ class Decoder {
   private decodeCount = 0;
   private aliasCount = 0;
   private readonly aliasStack = new Set<Node>();
+  /** Each alias's target, found once: the parser's own resolve walks the whole document every time. */
+  private readonly targets = new Map<unknown, Node | undefined>();
   readonly duplicates: string[] = [];
 
   constructor(
@@ -69,9 +80,10 @@ class Decoder {
     if (this.aliasCount > 100 && this.decodeCount > 1000 && this.aliasCount / this.decodeCount > allowedAliasRatio(this.decodeCount)) {
       throw new YamlDecodeError('yaml: document contains excessive aliasing');
     }
+    if (this.aliasCount > 0 && this.decodeCount > MAX_ALIASED_NODES) throw new YamlDecodeError('yaml: document contains excessive aliasing');
     if (node === null || node === undefined) return null;
     if (isAlias(node)) {
-      const target = node.resolve(this.doc) as Node | undefined;
+      const target = this.target(node);
       if (!target) throw new YamlDecodeError(`yaml: unknown anchor '${node.source}' referenced`);
       if (this.aliasStack.has(target)) throw new YamlDecodeError(`yaml: anchor '${node.source}' value contains itself`);
       this.aliasCount++;
@@ -90,6 +102,13 @@ class Decoder {
       return out;
     }
     throw new YamlDecodeError('yaml: unknown problem parsing YAML content');
+  }
+
+  private target(alias: { resolve(doc: Document.Parsed): unknown }): Node | undefined {
+    if (this.targets.has(alias)) return this.targets.get(alias);
+    const target = alias.resolve(this.doc) as Node | undefined;
+    this.targets.set(alias, target);
+    return target;
   }
 
   private scalar(node: Scalar): YamlValue {
@@ -144,7 +163,7 @@ class Decoder {
   /** Follows an alias for a merge value, counting it like any alias expansion. */
   private deref(node: unknown): unknown {
     if (!isAlias(node)) return node;
-    const target = node.resolve(this.doc) as Node | undefined;
+    const target = this.target(node);
     if (!target) throw new YamlDecodeError(`yaml: unknown anchor '${node.source}' referenced`);
     this.aliasCount++;
     return target;
