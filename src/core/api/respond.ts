@@ -4,6 +4,7 @@ import { errors, isStatusError, StatusError } from '../errors/status';
 import { CompactedError, FutureRevisionError, PersistenceError } from '../storage/types';
 import { encodeProtobufResponse, ProtoEncodeError } from '../protobuf';
 import { encodeOutput, withoutProtobuf, type OutputFormat } from './media';
+import { goQuote } from '../util/go/quote';
 
 const JSON_FORMAT: OutputFormat = { contentType: 'application/json', encoding: 'json', pretty: false };
 /** What kube writes when even the error's negotiation fails (WriteRawJSON: indented JSON). */
@@ -84,6 +85,22 @@ export function errorResponse(err: unknown, format: OutputFormat = JSON_FORMAT, 
   return objectResponse(statusError.status, statusError.code, safeFormat, { ...statusError.headers, ...extra });
 }
 
+/**
+ * One warning as kube-apiserver writes it: `299 - ` and the text quoted by Go's
+ * strconv.Quote. Go writes a header's bytes as they are, so a warning naming
+ * `bogusŁ` reaches the client as UTF-8; a Fetch header holds only byte-sized
+ * characters, so the UTF-8 bytes are given one character each (the hosts send
+ * each as one byte: the same bytes on the wire).
+ */
+export function warningValue(text: string): string {
+  const quoted = `299 - ${goQuote(text)}`;
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(quoted)) return quoted;
+  let binary = '';
+  for (const byte of new TextEncoder().encode(quoted)) binary += String.fromCharCode(byte);
+  return binary;
+}
+
 /** Adds Warning headers in the format kube-apiserver uses: `299 - "text"`. */
 export function warningHeaders(warnings: readonly string[]): Record<string, string> {
   if (warnings.length === 0) return {};
@@ -92,7 +109,7 @@ export function warningHeaders(warnings: readonly string[]): Record<string, stri
   for (const w of warnings) {
     if (seen.has(w)) continue;
     seen.add(w);
-    values.push(`299 - ${JSON.stringify(w)}`);
+    values.push(warningValue(w));
   }
   return { Warning: values.join(', ') };
 }
@@ -106,7 +123,7 @@ export function appendWarningHeaders(response: Response, warnings: readonly stri
   const present = response.headers.get('Warning') ?? '';
   const values: string[] = [];
   for (const w of warnings) {
-    const value = `299 - ${JSON.stringify(w)}`;
+    const value = warningValue(w);
     if (!present.includes(value) && !values.includes(value)) values.push(value);
   }
   if (values.length === 0) return response;

@@ -3,6 +3,7 @@
 // subresource) or a non-resource path, and the verb the request maps to.
 
 import { queryBool } from './query-bool';
+import { errors } from '../errors/status';
 
 export type RouteVerb =
   | 'get'
@@ -44,6 +45,16 @@ function splitPath(path: string): string[] {
   return path.split('/').filter((part) => part.length > 0);
 }
 
+/** A path segment's percent-escapes decoded; a malformed one is the client's error, as Go's URL parser says. */
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    const bad = /%(?![0-9a-fA-F]{2}).{0,2}/.exec(segment)?.[0] ?? segment;
+    throw errors.badRequest(`invalid URL escape ${JSON.stringify(bad)}`);
+  }
+}
+
 function isWatchParam(value: string | null): boolean {
   return queryBool(value) === true;
 }
@@ -53,7 +64,7 @@ function isWatchParam(value: string | null): boolean {
  * that is not /api/<v>/... or /apis/<g>/<v>/... with a resource segment.
  */
 export function parseRoute(method: string, pathname: string, query: URLSearchParams): Route {
-  const parts = splitPath(pathname).map((p) => decodeURIComponent(p));
+  const parts = splitPath(pathname).map(decodePathSegment);
   const httpVerb = method.toLowerCase();
   const nonResource = (): NonResourceRoute => ({ kind: 'nonresource', path: pathname, verb: httpVerb === 'head' ? 'get' : httpVerb });
 

@@ -36,8 +36,12 @@ export interface GoJsonParseOptions {
   keepRaw?: boolean;
 }
 
-/** Go's limit on nesting (encoding/json maxNestingDepth). */
-const MAX_DEPTH = 10000;
+/**
+ * The limit on nesting. Go's encoding/json stops at 10,000; KubeTab at 1,000
+ * (with Go's message), as for request bodies (negotiation/json-decode.ts): the
+ * patch algorithms walk the tree recursively and must not run out of stack.
+ */
+const MAX_DEPTH = 1000;
 
 /** Objects that had a repeated key: every [key, value] in document order (the object itself holds the last value). */
 const repeatedEntries = new WeakMap<object, [string, unknown][]>();

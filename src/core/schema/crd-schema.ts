@@ -70,7 +70,7 @@ export function toOpenAPISchema(node: SchemaNode, refPrefix = '#/components/sche
   const form = publishedForm?.(node);
   const rendered = renderNode(node, refPrefix, publishedForm, form);
   // Only markers the node did not render itself (a node never renders one differently).
-  for (const [key, value] of Object.entries(form?.extensions ?? {})) if (!(key in rendered)) rendered[key] = value;
+  for (const [key, value] of Object.entries(form?.extensions ?? {})) if (!Object.hasOwn(rendered, key)) rendered[key] = value;
   return rendered;
 }
 

@@ -56,7 +56,7 @@ function defaultValue(x: unknown, schema: SchemaNode, resolve: Resolver): void {
   for (const [key, prop] of Object.entries(properties)) {
     const d = defaultOf(prop, resolve);
     if (d === undefined) continue;
-    if (!(key in x) || (x[key] === null && !nullable(prop, resolve))) x[key] = copy(d);
+    if (!Object.hasOwn(x, key) || (x[key] === null && !nullable(prop, resolve))) x[key] = copy(d);
   }
   for (const [key, value] of Object.entries(x)) {
     const prop = Object.hasOwn(properties, key) ? properties[key] : undefined;

@@ -22,6 +22,7 @@
 
 import { protoMessage, protoMessageForKind, type ProtoField, type ProtoMessage } from '../protobuf/schema';
 import { compareGoStrings } from '../util/go/strings';
+import { setOwn } from '../util/set-own';
 import { fieldOrderText } from './generated/field-order';
 
 type Json = Record<string, unknown>;
@@ -131,7 +132,7 @@ export function sortedDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedDeep);
   if (!isObject(value)) return value;
   const out: Json = {};
-  for (const key of Object.keys(value).sort(compareGoStrings)) out[key] = sortedDeep(value[key]);
+  for (const key of Object.keys(value).sort(compareGoStrings)) setOwn(out, key, sortedDeep(value[key]));
   return out;
 }
 
@@ -149,7 +150,7 @@ function orderedValue(value: unknown, how: ValueOrder): unknown {
 function orderedMap(value: unknown, how: ValueOrder): unknown {
   if (!isObject(value)) return orderedValue(value, how);
   const out: Json = {};
-  for (const key of Object.keys(value).sort(compareGoStrings)) out[key] = orderedValue(value[key], how);
+  for (const key of Object.keys(value).sort(compareGoStrings)) setOwn(out, key, orderedValue(value[key], how));
   return out;
 }
 
@@ -175,7 +176,7 @@ function orderedMessage(src: Json, message: CompiledMessage): Json {
   // Keys the struct does not have (kube would have dropped them) stay, after the known ones.
   let total = 0;
   for (const key in src) if (src[key] !== undefined) total++;
-  if (total !== placed) for (const key in src) if (!(key in out) && src[key] !== undefined) out[key] = src[key];
+  if (total !== placed) for (const key in src) if (!Object.hasOwn(out, key) && src[key] !== undefined) setOwn(out, key, src[key]);
   return out;
 }
 

@@ -81,8 +81,13 @@ export function isWatchRequest(request: Request): boolean {
   // Most requests never mention it (not even percent-encoded): no routing for them.
   if (!/watch/i.test(href) && !href.includes('%')) return false;
   const url = new URL(href);
-  const route = parseRoute(request.method, url.pathname, url.searchParams);
-  return route.kind === 'resource' && route.verb === 'watch';
+  try {
+    const route = parseRoute(request.method, url.pathname, url.searchParams);
+    return route.kind === 'resource' && route.verb === 'watch';
+  } catch {
+    // A malformed path: the core answers it with its 400.
+    return false;
+  }
 }
 
 export async function startNodeHost(options: NodeHostOptions): Promise<NodeHost> {

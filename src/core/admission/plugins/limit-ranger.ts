@@ -44,8 +44,8 @@ function mergeDefaults(pod: KubeObject, limitRanges: KubeObject[]): void {
     const resources = resourcesOf(container);
     const limits = resourceList(resources['limits']);
     const requests = resourceList(resources['requests']);
-    const setLimits = Object.keys(defaults.limits).filter((k) => !(k in limits));
-    const setRequests = Object.keys(defaults.requests).filter((k) => !(k in requests));
+    const setLimits = Object.keys(defaults.limits).filter((k) => !Object.hasOwn(limits, k));
+    const setRequests = Object.keys(defaults.requests).filter((k) => !Object.hasOwn(requests, k));
     for (const k of setLimits) limits[k] = defaults.limits[k]!;
     for (const k of setRequests) requests[k] = defaults.requests[k]!;
     if (Object.keys(limits).length) resources['limits'] = limits;
@@ -63,7 +63,7 @@ function mergeDefaults(pod: KubeObject, limitRanges: KubeObject[]): void {
 
 function minConstraint(type: string, name: string, enforced: string, requests: ResourceList, limits: ResourceList): string | undefined {
   const e = milliValue(enforced) ?? 0;
-  if (!(name in requests)) return `minimum ${name} usage per ${type} is ${enforced}.  No request is specified`;
+  if (!Object.hasOwn(requests, name)) return `minimum ${name} usage per ${type} is ${enforced}.  No request is specified`;
   if ((milliValue(requests[name]) ?? 0) < e) return `minimum ${name} usage per ${type} is ${enforced}, but request is ${requests[name]}`;
   if (name in limits && (milliValue(limits[name]) ?? 0) < e) return `minimum ${name} usage per ${type} is ${enforced}, but limit is ${limits[name]}`;
   return undefined;
@@ -71,7 +71,7 @@ function minConstraint(type: string, name: string, enforced: string, requests: R
 
 function maxConstraint(type: string, name: string, enforced: string, requests: ResourceList, limits: ResourceList): string | undefined {
   const e = milliValue(enforced) ?? 0;
-  if (!(name in limits)) return `maximum ${name} usage per ${type} is ${enforced}.  No limit is specified`;
+  if (!Object.hasOwn(limits, name)) return `maximum ${name} usage per ${type} is ${enforced}.  No limit is specified`;
   if ((milliValue(limits[name]) ?? 0) > e) return `maximum ${name} usage per ${type} is ${enforced}, but limit is ${limits[name]}`;
   if (name in requests && (milliValue(requests[name]) ?? 0) > e) return `maximum ${name} usage per ${type} is ${enforced}, but request is ${requests[name]}`;
   return undefined;
@@ -136,7 +136,7 @@ function validateClaim(pvc: KubeObject, limitRange: KubeObject): string[] {
     for (const [k, v] of Object.entries(resourceList(item['min']))) problems.push(minConstraint('PersistentVolumeClaim', k, v, requests, {}) ?? '');
     for (const [k, v] of Object.entries(resourceList(item['max']))) {
       const e = milliValue(v) ?? 0;
-      if (!(k in requests)) problems.push(`maximum ${k} usage per PersistentVolumeClaim is ${v}.  No request is specified`);
+      if (!Object.hasOwn(requests, k)) problems.push(`maximum ${k} usage per PersistentVolumeClaim is ${v}.  No request is specified`);
       else if ((milliValue(requests[k]) ?? 0) > e) problems.push(`maximum ${k} usage per PersistentVolumeClaim is ${v}, but request is ${requests[k]}`);
     }
   }

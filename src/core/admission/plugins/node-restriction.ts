@@ -192,8 +192,8 @@ function modifiedLabels(a: Record<string, string> | undefined, b: Record<string,
   const x = a ?? {};
   const y = b ?? {};
   const out = new Set<string>();
-  for (const k of Object.keys(x)) if (!(k in y) || x[k] !== y[k]) out.add(k);
-  for (const k of Object.keys(y)) if (!(k in x) || x[k] !== y[k]) out.add(k);
+  for (const k of Object.keys(x)) if (!Object.hasOwn(y, k) || x[k] !== y[k]) out.add(k);
+  for (const k of Object.keys(y)) if (!Object.hasOwn(x, k) || x[k] !== y[k]) out.add(k);
   return out;
 }
 

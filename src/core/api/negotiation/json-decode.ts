@@ -40,8 +40,18 @@ export function quoteChar(c: number): string {
   return `'${String.fromCharCode(c)}'`;
 }
 
+/**
+ * How deep objects and arrays may nest. Go's scanner stops at 10,000 ("exceeded
+ * max depth"); KubeTab stops at 1,000 with the same message, because everything
+ * after decoding (pruning, defaulting, validation, field management) walks the
+ * value recursively and must not run out of stack on a client's input. No
+ * Kubernetes object nests anywhere near this deep.
+ */
+export const MAX_NESTING_DEPTH = 1000;
+
 class Scanner {
   private i = 0;
+  private depth = 0;
   /** Path segments for duplicate-key reports. */
   private readonly path: string[] = [];
   readonly duplicates: string[] = [];
@@ -99,7 +109,20 @@ class Scanner {
     this.fail(c, 'looking for beginning of value');
   }
 
+  private nest(c: number): void {
+    if (++this.depth > MAX_NESTING_DEPTH) this.fail(c, 'exceeded max depth');
+  }
+
   private object(): void {
+    this.nest(0x7b);
+    try {
+      this.objectBody();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private objectBody(): void {
     this.i++; // {
     let c = this.skipSpace();
     if (c === undefined) this.endOfInput();
@@ -134,6 +157,15 @@ class Scanner {
   }
 
   private array(): void {
+    this.nest(0x5b);
+    try {
+      this.arrayBody();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private arrayBody(): void {
     this.i++; // [
     let c = this.skipSpace();
     if (c === undefined) this.endOfInput();

@@ -12,6 +12,7 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node, type Scalar } from 'yaml';
 import { formatFloatG } from '../../util/go/format-float';
 import { resolvePlain } from './yaml-resolve';
+import { yamlDepthError } from './yaml-depth';
 
 export class YamlDecodeError extends Error {
   constructor(message: string) {
@@ -262,6 +263,8 @@ function goYamlMessage(code: string, message: string): string {
 /** YAMLToJSON: the first document of `text` as JSON-compatible data. Throws YamlDecodeError with go-yaml-style text. */
 export function decodeYaml(input: Uint8Array | string): DecodedYaml {
   const text = typeof input === 'string' ? input : new TextDecoder().decode(input);
+  const tooDeep = yamlDepthError(text);
+  if (tooDeep) throw new YamlDecodeError(tooDeep);
   const lines = new LineCounter();
   const docs = parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, lineCounter: lines, strict: false });
   const doc = Array.isArray(docs) ? docs[0] : undefined;

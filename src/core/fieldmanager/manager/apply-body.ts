@@ -5,6 +5,7 @@
 //   error decoding YAML: json: cannot unmarshal array into Go value of type map[string]interface {}
 
 import { parseAllDocuments } from 'yaml';
+import { yamlDepthError } from '../../api/negotiation/yaml-depth';
 import { errors } from '../../errors/status';
 import type { KubeObject } from '../../kinds/types';
 import { setOwn } from '../../util/set-own';
@@ -26,6 +27,8 @@ function goKind(v: unknown): string {
 export function decodeApplyBody(body: string): KubeObject {
   let value: unknown;
   try {
+    const tooDeep = yamlDepthError(body);
+    if (tooDeep) throw new Error(tooDeep);
     const docs = parseAllDocuments(body, { version: '1.1', uniqueKeys: false, merge: true, intAsBigInt: false });
     const doc = Array.isArray(docs) ? docs[0] : docs;
     if (doc && doc.errors.length > 0) {

@@ -73,8 +73,8 @@ function compareMaps(a: Record<string, unknown>, b: Record<string, unknown>): nu
     let c: number;
     if (i === ka.length) c = -1;
     else if (i === kb.length) c = 1;
-    else if (!(key in a)) c = 1;
-    else if (!(key in b)) c = -1;
+    else if (!Object.hasOwn(a, key)) c = 1;
+    else if (!Object.hasOwn(b, key)) c = -1;
     else c = compareValues(a[key], b[key]);
     i++;
     if (c !== 0) return c;

@@ -24,7 +24,7 @@ function validateConfigMap(cm: KubeObject): FieldError[] {
   let total = 0;
   for (const key of Object.keys(data).sort()) {
     for (const msg of isConfigMapKey(key)) errs.push(fieldErrors.invalid(`data[${key}]`, key, msg));
-    if (key in binaryData) errs.push(fieldErrors.invalid(`data[${key}]`, key, 'duplicate of key present in binaryData'));
+    if (Object.hasOwn(binaryData, key)) errs.push(fieldErrors.invalid(`data[${key}]`, key, 'duplicate of key present in binaryData'));
     total += utf8Length(String(data[key] ?? ''));
   }
   for (const key of Object.keys(binaryData).sort()) {

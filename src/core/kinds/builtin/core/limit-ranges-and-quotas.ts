@@ -14,9 +14,9 @@ function defaultLimitRange(lr: KubeObject): void {
     if (item.type !== 'Container') continue;
     const def = { ...rec(item.default) };
     const defReq = { ...rec(item.defaultRequest) };
-    for (const [k, v] of Object.entries(rec(item.max))) if (!(k in def)) def[k] = v;
-    for (const [k, v] of Object.entries(def)) if (!(k in defReq)) defReq[k] = v;
-    for (const [k, v] of Object.entries(rec(item.min))) if (!(k in defReq)) defReq[k] = v;
+    for (const [k, v] of Object.entries(rec(item.max))) if (!Object.hasOwn(def, k)) def[k] = v;
+    for (const [k, v] of Object.entries(def)) if (!Object.hasOwn(defReq, k)) defReq[k] = v;
+    for (const [k, v] of Object.entries(rec(item.min))) if (!Object.hasOwn(defReq, k)) defReq[k] = v;
     if (Object.keys(def).length) item.default = def;
     if (Object.keys(defReq).length) item.defaultRequest = defReq;
   }
