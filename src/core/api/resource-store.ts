@@ -251,6 +251,7 @@ export async function createObject(ctx: ServerContext, served: ServedResource, o
   const strategy = served.definition.strategy;
   await options.managedFields?.(obj, undefined);
   await options.admission?.mutate(obj, undefined);
+  const requestedResourceVersion = metaOf(obj).resourceVersion;
   fillCreateSystemFields(obj, ctx.clock.now());
   await strategy.prepareForCreate?.(obj, sctx);
   await options.beforeValidate?.(obj, undefined);
@@ -264,6 +265,11 @@ export async function createObject(ctx: ServerContext, served: ServedResource, o
   if (options.dryRun) {
     if (await ctx.store.get(key)) throw errors.alreadyExists(served.groupResource, name);
     return obj;
+  }
+  // etcd3's Create refuses an object that names a version (ErrResourceVersionSetOnCreate): a plain
+  // error, so the client sees a 500 without a reason. A version that is not a number passes, as in kube.
+  if (requestedResourceVersion !== undefined && /^\d+$/.test(requestedResourceVersion) && Number(requestedResourceVersion) !== 0) {
+    throw new StatusError(500, '', 'resourceVersion should not be set on objects to be created');
   }
   try {
     const prepare = options.whileCommitting;
