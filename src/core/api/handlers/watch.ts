@@ -33,6 +33,8 @@ type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 /** A slow reader that lets this many events pile up is disconnected (kube closes watchers it cannot keep up with). */
 const MAX_BUFFERED_EVENTS = 100_000;
 const BOOKMARK_INTERVAL_MS = 60_000;
+/** The cacher sends a watch's last bookmark this long before its deadline. */
+const BOOKMARK_BEFORE_DEADLINE_MS = 2_000;
 
 function randomTimeoutSeconds(ctx: ServerContext): number {
   // kube-apiserver: --min-request-timeout (1800 s) times a random factor in [1, 2).
@@ -65,8 +67,11 @@ export async function handleWatch(ctx: ServerContext, scope: RequestScope): Prom
   const startRevision = sendInitial ? ctx.store.currentRevision() : (requested ?? ctx.store.currentRevision());
 
   const requestedTimeout = options.timeoutSeconds;
-  const timeoutSeconds = requestedTimeout !== undefined && requestedTimeout > 0 ? Math.min(requestedTimeout, ctx.maxWatchSeconds) : randomTimeoutSeconds(ctx);
-  const endedByServerLimit = requestedTimeout === undefined || requestedTimeout <= 0 || requestedTimeout > ctx.maxWatchSeconds;
+  // A negative timeout is a deadline already passed: kube's watch server ends at once (200, no events).
+  const timeoutSeconds =
+    requestedTimeout === undefined || requestedTimeout === 0 ? randomTimeoutSeconds(ctx) : requestedTimeout < 0 ? 0 : Math.min(requestedTimeout, ctx.maxWatchSeconds);
+  const endedByServerLimit = requestedTimeout === undefined || requestedTimeout === 0 || requestedTimeout > ctx.maxWatchSeconds;
+  const deadline = Date.now() + timeoutSeconds * 1000;
 
   const encoder = new TextEncoder();
   let firstTableEvent = true;
@@ -198,6 +203,10 @@ export async function handleWatch(ctx: ServerContext, scope: RequestScope): Prom
   const stream = new ReadableStream<Uint8Array>({
     start: async (controller) => {
       controllerRef = controller;
+      if (timeoutSeconds === 0) {
+        close();
+        return;
+      }
       try {
         if (sendInitial) {
           const range = await ctx.store.range({ prefix: exactKey ?? prefix, revision: startRevision });
@@ -218,12 +227,21 @@ export async function handleWatch(ctx: ServerContext, scope: RequestScope): Prom
         return;
       }
       if (options.allowWatchBookmarks) {
-        const tick = () => {
-          if (closed) return;
-          sendBookmark();
-          timers.push(setTimeout(tick, BOOKMARK_INTERVAL_MS));
+        // The cacher's schedule: a bookmark a minute, and one 2 s before the watch's deadline so that
+        // the client can resume from it (none once that moment has passed).
+        const schedule = () => {
+          const now = Date.now();
+          const next = Math.min(now + BOOKMARK_INTERVAL_MS, deadline - BOOKMARK_BEFORE_DEADLINE_MS);
+          if (next < now) return;
+          timers.push(
+            setTimeout(() => {
+              if (closed) return;
+              sendBookmark();
+              schedule();
+            }, next - now),
+          );
         };
-        timers.push(setTimeout(tick, BOOKMARK_INTERVAL_MS));
+        schedule();
       }
       timers.push(
         setTimeout(() => {

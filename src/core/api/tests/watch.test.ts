@@ -121,6 +121,23 @@ describe('watch', () => {
     expect(await w.ended(3000)).toBe(true);
   });
 
+  it('a negative timeoutSeconds is a deadline already passed: 200 and the stream ends with no events', async () => {
+    await create('present');
+    const w = await t.watch(`${CM}?watch=true&timeoutSeconds=-1`);
+    expect(w.status).toBe(200);
+    expect(await w.ended(2000)).toBe(true);
+  });
+
+  it('with bookmarks allowed, a BOOKMARK comes 2 s before the deadline (the cacher\'s pre-timeout bookmark)', async () => {
+    await create('present');
+    const w = await t.watch(`${CM}?watch=1&allowWatchBookmarks=true&timeoutSeconds=3`);
+    const [added, bookmark] = await w.next(2, 2900);
+    expect(added!.type).toBe('ADDED');
+    expect(bookmark!.type).toBe('BOOKMARK');
+    expect(Number(bookmark!.object.metadata.resourceVersion)).toBeGreaterThanOrEqual(Number(added!.object.metadata.resourceVersion));
+    expect(await w.ended(3000)).toBe(true);
+  });
+
   it('no event is lost or duplicated under concurrent writes', async () => {
     const w = await t.watch(`${CM}?watch=1&resourceVersion=0`);
     const writes = Array.from({ length: 50 }, (_, i) => create(`n-${i}`));
