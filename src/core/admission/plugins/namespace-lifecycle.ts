@@ -44,7 +44,8 @@ function refuseUnlessActive(attrs: AdmissionAttributes, ns: KubeObject | undefin
     const message = `unable to create new content in namespace ${attrs.namespace} because it is being terminated`;
     // kube names the object by the attributes' name here ('' for generateName).
     throw errors.forbidden({ group: attrs.resource.group, resource: attrs.resource.resource }, attrs.name, message, [
-      { reason: 'NamespaceTerminating', message, field: 'metadata.namespace' },
+      // The cause says it shorter than the message (v1.NamespaceTerminatingCause).
+      { reason: 'NamespaceTerminating', message: `namespace ${attrs.namespace} is being terminated`, field: 'metadata.namespace' },
     ]);
   }
 }

@@ -78,7 +78,7 @@ describe('namespace controller', () => {
     expect(refused.body.reason).toBe('Forbidden');
     expect(refused.body.message).toBe('configmaps "late" is forbidden: unable to create new content in namespace held because it is being terminated');
     expect(refused.body.details.causes).toEqual([
-      { reason: 'NamespaceTerminating', message: 'unable to create new content in namespace held because it is being terminated', field: 'metadata.namespace' },
+      { reason: 'NamespaceTerminating', message: 'namespace held is being terminated', field: 'metadata.namespace' },
     ]);
 
     // Removing the finalizer lets the object go, and with it the namespace.
