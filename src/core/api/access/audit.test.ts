@@ -96,6 +96,13 @@ describe('audit log', () => {
     expect((await ts.get('/kubetab/v1/audit?limit=x')).status).toBe(400);
   });
 
+  it('never records a token given as ?access_token=', async () => {
+    await ts.get('/api/v1/namespaces/default/secrets?access_token=s3cret-token&limit=3');
+    const recorded = await find('/api/v1/namespaces/default/secrets?access_token=REDACTED&limit=3');
+    expect(recorded).toBeDefined();
+    expect(JSON.stringify(await items())).not.toContain('s3cret-token');
+  });
+
   it('needs get on the path /kubetab/v1/audit (system:masters has it)', async () => {
     const res = await ts.get('/kubetab/v1/audit', bearer(USERS.alice));
     expect(res.status).toBe(403);

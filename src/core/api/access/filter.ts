@@ -60,6 +60,31 @@ const UNAUTHENTICATED_ALLOW: Decision = Object.freeze({
  * the request goes on). Reads of the audit log itself are not recorded, so
  * that a reader polling it does not fill it.
  */
+/** Query parameters whose values are credentials: never written to an audit record or a log. */
+const SECRET_QUERY_PARAMETERS = new Set(['access_token']);
+
+/** The request's path and query as the audit log keeps it, with credential values replaced. */
+export function redactedRequestURI(url: URL): string {
+  if (![...SECRET_QUERY_PARAMETERS].some((name) => url.searchParams.has(name))) return url.pathname + url.search;
+  const parts = url.search
+    .slice(1)
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      const name = decodeURIComponentSafe(eq < 0 ? part : part.slice(0, eq));
+      return SECRET_QUERY_PARAMETERS.has(name) ? `${part.slice(0, eq < 0 ? part.length : eq)}=REDACTED` : part;
+    });
+  return `${url.pathname}?${parts.join('&')}`;
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
+
 export function beginAudit(access: AccessControl, request: Request, url: URL, auditID: string, userAgent: string | null): AuditEntry {
   const receivedAt = access.clock.now();
   const sourceIPs = sourceIPsOf(request);
@@ -67,7 +92,7 @@ export function beginAudit(access: AccessControl, request: Request, url: URL, au
     auditID,
     receivedAt,
     stageAt: receivedAt,
-    requestURI: url.pathname + url.search,
+    requestURI: redactedRequestURI(url),
     info: requestInfoFor(request.method, url.pathname, url.searchParams),
     ...(userAgent ? { userAgent } : {}),
     ...(sourceIPs.length ? { sourceIPs } : {}),
