@@ -19,6 +19,7 @@ export function fromJSONSchemaProps(props: unknown): SchemaNode {
   else if (type === 'string' || type === 'integer' || type === 'number' || type === 'boolean' || type === 'array' || type === 'object') node.type = type;
   else node.type = 'any';
 
+  if (typeof props.description === 'string' && props.description !== '') node.description = props.description;
   if ('default' in props) node.default = props.default;
   if (props.nullable === true) node.nullable = true;
   if (props['x-kubernetes-preserve-unknown-fields'] === true) node.preserveUnknownFields = true;
@@ -89,6 +90,7 @@ function renderNode(node: SchemaNode, refPrefix: string, publishedForm: Publishe
   }
   const out: Record<string, unknown> = {};
   const n = node as unknown as Record<string, unknown>;
+  if (node.description) out.description = node.description;
   switch (node.type) {
     case 'int-or-string':
       out['x-kubernetes-int-or-string'] = true;

@@ -15,6 +15,12 @@ export type ListType = 'atomic' | 'set' | 'map';
 export type MapType = 'atomic' | 'granular';
 
 interface NodeBase {
+  /**
+   * A CRD author's own text, published in /openapi/v2 and v3 as kube does, so
+   * `kubectl explain` shows it. Built-in tables carry none (upstream's texts
+   * stay out of the project).
+   */
+  readonly description?: string;
   /** OpenAPI `default` (a JSON value), applied by schema defaulting where the server does. */
   readonly default?: unknown;
   /** x-kubernetes-preserve-unknown-fields: unknown fields below are kept, not pruned. */

@@ -98,6 +98,22 @@ describe('a CRD once created', () => {
     expect(schema['x-kubernetes-group-version-kind']).toEqual([{ group: 'stable.example.com', kind: 'CronTab', version: 'v1' }]);
     expect(schema.properties.spec.properties.replicas).toMatchObject({ type: 'integer', default: 1, minimum: 1, maximum: 10 });
   });
+
+  it('publishes the descriptions the CRD\'s author wrote, in v3 and v2 (kubectl explain shows them)', async () => {
+    const crd = cronTabCrd();
+    const version = (crd.spec as { versions: { schema: { openAPIV3Schema: Record<string, any> } }[] }).versions[0]!; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const root = version.schema.openAPIV3Schema;
+    root.description = 'CronTab runs an image on a schedule.';
+    root.properties.spec.description = 'What the CronTab should do.';
+    root.properties.spec.properties.replicas.description = 'How many copies run at once.';
+    await createEstablished(t, crd, CRONTABS);
+    const v3 = (await t.get('/openapi/v3/apis/stable.example.com/v1')).body.components.schemas['com.example.stable.v1.CronTab'];
+    expect(v3.description).toBe('CronTab runs an image on a schedule.');
+    expect(v3.properties.spec.description).toBe('What the CronTab should do.');
+    expect(v3.properties.spec.properties.replicas.description).toBe('How many copies run at once.');
+    const v2 = (await t.get('/openapi/v2')).body.definitions['com.example.stable.v1.CronTab'];
+    expect(v2.properties.spec.properties.replicas.description).toBe('How many copies run at once.');
+  });
 });
 
 describe('custom resources of an Established CRD', () => {
