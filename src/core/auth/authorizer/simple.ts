@@ -12,7 +12,7 @@ const NO_RULES: RulesResult = { resourceRules: [], nonResourceRules: [], incompl
 
 const clone = (r: RulesResult): RulesResult => structuredClone(r);
 
-/** authorizerfactory.NewPrivilegedGroups(system:masters): members pass everything, with no reason. */
+/** authorizerfactory.NewPrivilegedGroups(system:masters): members pass everything, with no reason; it lists no rules. */
 export function createPrivilegedGroupsAuthorizer(groups: readonly string[] = [GROUP.masters]): SyncAuthorizer {
   return {
     type: 'Privileged',
@@ -21,9 +21,8 @@ export function createPrivilegedGroupsAuthorizer(groups: readonly string[] = [GR
       if (group) return { authorizer: 'Privileged', decision: 'Allow', reason: '', notes: [`member of ${JSON.stringify(group)}`] };
       return { authorizer: 'Privileged', decision: 'NoOpinion', reason: '' };
     },
-    rulesFor(user) {
-      return user.groups.some((g) => groups.includes(g)) ? clone(ALL_RULES) : clone(NO_RULES);
-    },
+    // No rulesFor: kube's privilegedGroupAuthorizer is not a rule resolver, so a
+    // SelfSubjectRulesReview of system:masters lists what RBAC grants (cluster-admin once).
   };
 }
 
