@@ -66,6 +66,55 @@ describe('file persistence format', () => {
     await expect(createFilePersistence(dir).open(1)).rejects.toBeInstanceOf(PersistenceError);
   });
 
+  /** A data directory with a few commits, closed. */
+  async function storeWithCommits(count: number): Promise<string> {
+    const dir = freshDir();
+    const store = await openStore({ clock: manualClock(), persistence: createFilePersistence(dir) });
+    for (let i = 0; i < count; i++) await store.create(`/k${i}`, () => 'x'.repeat(50));
+    await store.close();
+    return dir;
+  }
+
+  it('refuses a log cut in half (a torn last line that hides lost commits): revisions handed out must never be handed out again', async () => {
+    const dir = await storeWithCommits(20);
+    const log = join(dir, 'log.jsonl');
+    const whole = await readFile(log);
+    await writeFile(log, whole.subarray(0, Math.floor(whole.length / 2)));
+    const error = await createFilePersistence(dir).open(1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PersistenceError);
+    expect((error as Error).message).toContain(log);
+    expect((error as Error).message).toMatch(/was already handed out.*restore the data directory from a backup/);
+  });
+
+  it('refuses a data directory whose log was deleted', async () => {
+    const dir = await storeWithCommits(3);
+    await rm(join(dir, 'log.jsonl'));
+    const error = await createFilePersistence(dir).open(1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PersistenceError);
+    expect((error as Error).message).toContain('log.jsonl is missing');
+  });
+
+  it('refuses a whole log line whose fields are not a record (no revision would become NaN)', async () => {
+    const dir = await storeWithCommits(2);
+    const log = join(dir, 'log.jsonl');
+    const lines = (await readFile(log, 'utf8')).split('\n');
+    const first = JSON.parse(lines[0]!);
+    delete first.m.revision;
+    lines[0] = JSON.stringify(first);
+    await writeFile(log, lines.join('\n'));
+    const error = await createFilePersistence(dir).open(1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PersistenceError);
+    expect((error as Error).message).toMatch(/log\.jsonl: line 1 is damaged \(no valid m\.revision/);
+  });
+
+  it('names the snapshot file when it cannot be parsed', async () => {
+    const dir = await storeWithCommits(1);
+    await writeFile(join(dir, 'snapshot.json'), '{"format":1,"meta":');
+    const error = await createFilePersistence(dir).open(1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PersistenceError);
+    expect((error as Error).message).toContain(join(dir, 'snapshot.json'));
+  });
+
   it('compaction rewrites the snapshot once the log outgrows it, and the state survives', async () => {
     const dir = freshDir();
     const clock = manualClock();

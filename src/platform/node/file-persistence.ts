@@ -14,6 +14,15 @@
 //
 // The persistence keeps its own copy of the state in memory (it must write
 // whole snapshots, and it answers getCurrent/loadCurrent from it).
+//
+// Damage is refused, never repaired silently: a log record whose fields are
+// not what this file writes, a log that is missing beside its snapshot, or a
+// store that comes back at a revision lower than one already handed out (the
+// revision floor in revision-floor.json, kept a little behind the log: it is
+// written at most once a second, after commits, and at close) stops the start
+// with one message naming the file and what to do. Only a torn last line — a
+// crash in the middle of an append, which no client was told had committed —
+// is dropped.
 
 import { mkdir, open, readFile, rename, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -32,6 +41,10 @@ export interface FilePersistenceOptions {
 
 const SNAPSHOT = 'snapshot.json';
 const LOG = 'log.jsonl';
+const FLOOR = 'revision-floor.json';
+/** How often, at most, the revision floor is written after commits. */
+const FLOOR_INTERVAL_MS = 1000;
+const RESTORE_HINT = 'restore the data directory from a backup, or move it away to start an empty cluster';
 const FORMAT = 1;
 
 /** A current value on disk: [key, value, createRevision, modRevision, version]. */
@@ -53,6 +66,8 @@ export function createFilePersistence(dir: string, options: FilePersistenceOptio
   let history: PersistedChange[] = [];
   let log: FileHandle | undefined;
   let logBytes = 0;
+  let floorWritten = 0;
+  let floorTimer: ReturnType<typeof setTimeout> | undefined;
   let snapshotBytes = 0;
   // Operations on the files run one at a time.
   let chain: Promise<unknown> = Promise.resolve();
@@ -109,6 +124,35 @@ export function createFilePersistence(dir: string, options: FilePersistenceOptio
     logBytes = 0;
   }
 
+  /** Records that revisions up to the current one have been handed out (best effort: a failure only delays it). */
+  async function writeFloor(): Promise<void> {
+    const revision = meta?.revision ?? 0;
+    if (revision <= floorWritten) return;
+    const temp = join(dir, `${FLOOR}.tmp`);
+    try {
+      const handle = await open(temp, 'w');
+      try {
+        await handle.writeFile(JSON.stringify({ revision }));
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temp, join(dir, FLOOR));
+      floorWritten = revision;
+    } catch {
+      // The floor is a check, not the data: the log holds the commits.
+    }
+  }
+
+  function scheduleFloor(): void {
+    if (floorTimer !== undefined) return;
+    floorTimer = setTimeout(() => {
+      floorTimer = undefined;
+      void serial(writeFloor);
+    }, FLOOR_INTERVAL_MS);
+    floorTimer.unref?.();
+  }
+
   async function append(record: LogRecord): Promise<void> {
     const line = JSON.stringify(record) + '\n';
     try {
@@ -134,7 +178,9 @@ export function createFilePersistence(dir: string, options: FilePersistenceOptio
             history = snapshot.history;
             snapshotBytes = snapshot.bytes;
           }
-          const { records, goodBytes } = await readLog(join(dir, LOG));
+          const { records, goodBytes, missing } = await readLog(join(dir, LOG));
+          // open() always creates the log beside a snapshot: a snapshot alone means the log was removed.
+          if (snapshot && missing) throw new PersistenceError(`${join(dir, LOG)} is missing beside ${join(dir, SNAPSHOT)}: commits may be lost; ${RESTORE_HINT}`);
           for (const record of records) {
             if (record.t === 'c') {
               // Already in the snapshot when the crash fell between snapshot rename and log reset.
@@ -150,6 +196,13 @@ export function createFilePersistence(dir: string, options: FilePersistenceOptio
             await log.sync();
           }
           logBytes = goodBytes;
+          const floor = await readFloor(join(dir, FLOOR));
+          if (floor !== undefined && (meta?.revision ?? 0) < floor) {
+            throw new PersistenceError(
+              `${join(dir, LOG)} ends at revision ${meta?.revision ?? 0}, but revision ${floor} was already handed out (${join(dir, FLOOR)}): the log has lost commits; ${RESTORE_HINT}`,
+            );
+          }
+          floorWritten = floor ?? 0;
           if (!meta) {
             meta = { revision: initialRevision, compactedRevision: initialRevision };
             await writeSnapshot();
@@ -178,6 +231,7 @@ export function createFilePersistence(dir: string, options: FilePersistenceOptio
       return serial(async () => {
         await append({ t: 'c', m: next, c: [...changes] });
         applyCommit(changes, next);
+        scheduleFloor();
       });
     },
 
@@ -208,6 +262,9 @@ export function createFilePersistence(dir: string, options: FilePersistenceOptio
 
     close() {
       return serial(async () => {
+        if (floorTimer !== undefined) clearTimeout(floorTimer);
+        floorTimer = undefined;
+        if (log) await writeFloor();
         await log?.close();
         log = undefined;
       });
@@ -223,18 +280,26 @@ async function readSnapshot(path: string): Promise<(Snapshot & { bytes: number }
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
-  const snapshot = JSON.parse(text) as Snapshot;
+  let snapshot: Snapshot;
+  try {
+    snapshot = JSON.parse(text) as Snapshot;
+  } catch (err) {
+    throw new PersistenceError(`${path} is damaged (${(err as Error).message}); ${RESTORE_HINT}`);
+  }
+  if (!snapshot || typeof snapshot !== 'object' || !snapshot.meta || !isRevision(snapshot.meta.revision) || !Array.isArray(snapshot.current) || !Array.isArray(snapshot.history)) {
+    throw new PersistenceError(`${path} is damaged (not a KubeTab snapshot); ${RESTORE_HINT}`);
+  }
   if (snapshot.format !== FORMAT) throw new PersistenceError(`${path}: unknown snapshot format ${String(snapshot.format)}`);
   return { ...snapshot, bytes: Buffer.byteLength(text) };
 }
 
 /** The complete records of the log, and the byte length they span (anything after is a torn line). */
-async function readLog(path: string): Promise<{ records: LogRecord[]; goodBytes: number }> {
+async function readLog(path: string): Promise<{ records: LogRecord[]; goodBytes: number; missing: boolean }> {
   let data: Buffer;
   try {
     data = await readFile(path);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], goodBytes: 0 };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], goodBytes: 0, missing: true };
     throw err;
   }
   const records: LogRecord[] = [];
@@ -245,21 +310,69 @@ async function readLog(path: string): Promise<{ records: LogRecord[]; goodBytes:
     lineNo++;
     const last = end < 0 || end === data.length - 1;
     if (end < 0) break; // no newline: torn
-    let record: LogRecord | undefined;
+    let parsed: unknown;
     try {
-      record = JSON.parse(data.subarray(start, end).toString('utf8')) as LogRecord;
+      parsed = JSON.parse(data.subarray(start, end).toString('utf8'));
     } catch {
-      record = undefined;
+      parsed = undefined;
     }
-    if (!record || (record.t !== 'c' && record.t !== 'k')) {
+    if (parsed === undefined) {
       // Only the last line can be torn; damage before it would silently lose later commits.
       if (last) break;
-      throw new PersistenceError(`${path}: line ${lineNo} is damaged`);
+      throw new PersistenceError(`${path}: line ${lineNo} is damaged; ${RESTORE_HINT}`);
     }
+    // A whole line that is not a record this file writes is damage wherever it is.
+    const problem = recordProblem(parsed);
+    if (problem) throw new PersistenceError(`${path}: line ${lineNo} is damaged (${problem}); ${RESTORE_HINT}`);
+    const record = parsed as LogRecord;
+    const previous = records.at(-1)?.m.revision ?? 0;
+    if (record.m.revision < previous) throw new PersistenceError(`${path}: line ${lineNo} goes back to revision ${record.m.revision} after ${previous}; ${RESTORE_HINT}`);
     records.push(record);
     start = end + 1;
   }
-  return { records, goodBytes: start };
+  return { records, goodBytes: start, missing: false };
+}
+
+const isRevision = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+/** What is wrong with a parsed log line, or undefined for a well-formed record. */
+function recordProblem(value: unknown): string | undefined {
+  if (!value || typeof value !== 'object') return 'not a record';
+  const r = value as { t?: unknown; m?: { revision?: unknown; compactedRevision?: unknown }; c?: unknown };
+  if (r.t !== 'c' && r.t !== 'k') return `unknown record type ${JSON.stringify(r.t)}`;
+  if (!r.m || !isRevision(r.m.revision) || !isRevision(r.m.compactedRevision)) return 'no valid m.revision and m.compactedRevision';
+  if (r.t === 'k') return undefined;
+  if (!Array.isArray(r.c)) return 'no list of changes';
+  for (const change of r.c as Record<string, unknown>[]) {
+    if (!change || typeof change !== 'object') return 'a change that is not an object';
+    if (typeof change.key !== 'string' || !isRevision(change.revision) || !isRevision(change.createRevision) || typeof change.version !== 'number') {
+      return `a change without key, revision, createRevision and version`;
+    }
+    if (change.type !== 'put' && change.type !== 'delete') {
+      return `a change of unknown type ${JSON.stringify(change.type)}`;
+    }
+    if (change.revision > r.m.revision) return `a change at revision ${change.revision} after the record's revision ${r.m.revision}`;
+  }
+  return undefined;
+}
+
+/** The revision floor, or undefined when none was written yet (an older data directory). */
+async function readFloor(path: string): Promise<number | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  let revision: unknown;
+  try {
+    revision = (JSON.parse(text) as { revision?: unknown }).revision;
+  } catch {
+    revision = undefined;
+  }
+  if (!isRevision(revision)) throw new PersistenceError(`${path} is damaged; ${RESTORE_HINT}`);
+  return revision;
 }
 
 async function syncDir(dir: string): Promise<void> {
