@@ -39,6 +39,32 @@ const deduced: FieldManagerSchema = { root: { type: 'any' }, table: createSchema
 const cr = (schema = structural) => scenario({ schema, apiVersion: 'stable.example.com/v1', kind: 'CronTab', namespace: 'default' });
 
 describe('custom resource with a structural schema', () => {
+  it('pruning a map another manager helped create keeps that manager\'s ownership of the map (smd leaves it null)', () => {
+    const s = cr().update('b', `spec: {settings: {k1: v}}`);
+    s.apply('a', `spec: {settings: {k1: w}}`, { force: true });
+    s.expectManagedFields(`
+      - manager: a
+        operation: Apply
+        apiVersion: stable.example.com/v1
+        fieldsV1: {"f:spec": {"f:settings": {"f:k1": {}}}}
+      - manager: b
+        operation: Update
+        apiVersion: stable.example.com/v1
+        fieldsV1: {"f:spec": {".": {}, "f:settings": {}}}
+    `);
+    s.apply('a', `spec: {replicas: 2}`);
+    s.expectManagedFields(`
+      - manager: a
+        operation: Apply
+        apiVersion: stable.example.com/v1
+        fieldsV1: {"f:spec": {"f:replicas": {}}}
+      - manager: b
+        operation: Update
+        apiVersion: stable.example.com/v1
+        fieldsV1: {"f:spec": {".": {}, "f:settings": {}}}
+    `);
+  });
+
   it('a create tracks the whole spec as added (".") since the empty object has only apiVersion and kind', () => {
     const s = cr().update('kubectl-create', `spec: {replicas: 1, items: [a]}`);
     s.expectManagedFields(`

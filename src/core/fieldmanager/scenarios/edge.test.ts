@@ -8,20 +8,43 @@ import { widgetDefaulter, widgetSchema } from './schemas';
 const widget = () => scenario({ schema: widgetSchema, apiVersion: 'example.com/v1', kind: 'Widget', defaulter: widgetDefaulter });
 
 describe('empty values', () => {
-  it('an empty map is kept as sent and owns nothing below it', () => {
+  it('an empty map is kept as sent and owned as a field (smd visitMapItems: an empty map is its own path)', () => {
     const s = widget().apply('a', `spec: {config: {}, mode: m}`);
     s.expectField('spec.config', `{}`);
     s.expectManagedFields(`
       - manager: a
         operation: Apply
-        fieldsV1: {"f:spec": {"f:mode": {}}}
+        fieldsV1: {"f:spec": {"f:config": {}, "f:mode": {}}}
     `);
   });
 
-  it('an applier that applies only empty containers has no entry', () => {
+  it('an applier that applies only empty containers owns the empty maps, not the empty set list', () => {
     const s = widget().apply('a', `spec: {tags: [], config: {}}`);
     s.expectField('spec.tags', `[]`);
-    expect(s.managers()).toEqual([]);
+    s.expectManagedFields(`
+      - manager: a
+        operation: Apply
+        fieldsV1: {"f:spec": {"f:config": {}}}
+    `);
+  });
+
+  it('applying only an empty struct owns it', () => {
+    const s = widget().apply('a', `spec: {}`);
+    s.expectManagedFields(`
+      - manager: a
+        operation: Apply
+        fieldsV1: {"f:spec": {}}
+    `);
+  });
+
+  it('re-applying an empty map after owning its keys removes the keys; the map, left null, is dropped, still owned', () => {
+    const s = widget().apply('a', `spec: {config: {k: v}}`).apply('a', `spec: {config: {}}`);
+    expect(s.field('spec.config')).toBeUndefined();
+    s.expectManagedFields(`
+      - manager: a
+        operation: Apply
+        fieldsV1: {"f:spec": {"f:config": {}}}
+    `);
   });
 
   it('an empty string is a value like any other', () => {

@@ -1,7 +1,8 @@
 // ToFieldSet: the fields a value sets (smd typed/tofieldset.go). Scalars,
 // atomic lists and atomic maps are leaves; every list-map or set item is a
 // member itself (`.`) and so is every map entry that is not a named struct
-// field. An empty or null struct sets nothing below itself.
+// field, and every named field whose value is null or an empty map (smd
+// 4.4's visitMapItems). An empty or null struct sets nothing below itself.
 
 import { fieldElement, type PathElement } from '../fieldpath/element';
 import { FieldSet } from '../fieldpath/set';
@@ -31,7 +32,9 @@ function subtree(value: unknown, atom: Atom): FieldSet | undefined {
       if (!childAtom) continue;
       const sub = subtree(child, childAtom);
       if (sub) children.push({ pe, set: sub });
-      if (!named || isLeaf(child, childAtom)) members.push(pe);
+      // smd's visitMapItems: a map entry is its own path when it is not a named field, and so is a named
+      // field whose value is null or an empty map (`config: {}` is owned as f:config, not dropped).
+      if (!named || child === null || isEmptyMap(child) || isLeaf(child, childAtom)) members.push(pe);
     }
     return build(members, children);
   }
@@ -50,6 +53,12 @@ function subtree(value: unknown, atom: Atom): FieldSet | undefined {
     return build(members, children);
   }
   return undefined;
+}
+
+function isEmptyMap(value: unknown): boolean {
+  if (!isObject(value)) return false;
+  for (const key in value) if (Object.prototype.hasOwnProperty.call(value, key) && value[key] !== undefined) return false;
+  return true;
 }
 
 /** Values that ToFieldSet records as their own path: scalars, atomic lists and atomic maps. */

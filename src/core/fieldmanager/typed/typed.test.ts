@@ -26,8 +26,9 @@ describe('toFieldSet', () => {
     expect(fv1(s)).toBe('{"f:spec":{"f:args":{},"f:config":{"f:k":{}},"f:containers":{"k:{\\"name\\":\\"c\\"}":{".":{},"f:name":{}}},"f:replicas":{}}}');
   });
 
-  it('an empty struct or map sets nothing; a null atomic struct is a leaf', () => {
-    expect(fv1(toFieldSet({ spec: { template: {}, config: {} } }, root))).toBe('{}');
+  it('a named field holding an empty struct or map, or null, is its own path (smd 4.4 visitMapItems)', () => {
+    expect(fv1(toFieldSet({ spec: { template: {}, config: {} } }, root))).toBe('{"f:spec":{"f:config":{},"f:template":{}}}');
+    expect(fv1(toFieldSet({ spec: { template: null } }, root))).toBe('{"f:spec":{"f:template":{}}}');
     expect(fv1(toFieldSet({ spec: { selector: null } }, root))).toBe('{"f:spec":{"f:selector":{}}}');
   });
 });
