@@ -8,6 +8,8 @@ import type { UserInfo } from './auth/types';
 import type { WebhookFetch } from './admission/webhook/fetch';
 import type { AuditEvent } from './auth/audit/event';
 import type { ConfigReload } from './api/access/access-control';
+import type { KubeletConnections } from './kubelet/connection';
+import type { NodeConfig } from './kubelet/topology';
 
 export type { ConfigReload };
 
@@ -56,6 +58,33 @@ export interface ApiServerOptions {
    * as kube-apiserver's log backend does. Under Node, --audit-log-path.
    */
   readonly auditSink?: (event: AuditEvent) => void;
+  /**
+   * The kubelets the API server reaches for pods/log, exec, attach,
+   * portforward and metrics.k8s.io (default: a registry of its own, where
+   * the simulated kubelets register). Tests pass one to register doubles.
+   */
+  readonly kubeletConnections?: KubeletConnections;
+  /**
+   * The simulated nodes, each with a kubelet running inside the server as an
+   * API client (system:node:<name>). Default: kind's three nodes
+   * (DEFAULT_TOPOLOGY) when controllers run, none when they do not (the
+   * unit-test servers); [] is a bare API server.
+   */
+  readonly nodes?: readonly NodeConfig[];
+  /** Nodes of `nodes` whose kubelet does not start (a node stopped by the user stays stopped across restarts). */
+  readonly stoppedNodes?: readonly string[];
+}
+
+/** The hosts' hold on the simulated nodes' kubelets. */
+export interface NodeControl {
+  /** The configured nodes. */
+  readonly configured: readonly NodeConfig[];
+  /** The names of the nodes whose kubelet runs. */
+  running(): string[];
+  /** Stops a node's kubelet: its lease expires, the node-lifecycle controller marks it Unknown. */
+  stopNode(name: string): Promise<void>;
+  /** Starts a stopped node's kubelet again. */
+  startNode(name: string): void;
 }
 
 export interface ApiServer {
@@ -73,9 +102,12 @@ export interface ApiServer {
    * changes. Resolves with what each file's check did.
    */
   reloadConfigFiles(): Promise<readonly ConfigReload[]>;
-  /** Resolves when the first-start objects exist and every controller has handled what it has seen so far. */
+  /** The simulated nodes (none configured: an empty `configured`). */
+  readonly nodes: NodeControl;
+  /** Resolves when the first-start objects exist and every controller and kubelet has handled what it has seen so far. */
   idle(): Promise<void>;
   close(): Promise<void>;
 }
 
 export { createApiServer } from './api/create-server';
+export type { NodeConfig } from './kubelet/topology';

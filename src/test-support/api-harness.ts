@@ -5,6 +5,8 @@ import { manualClock, type Clock } from '../core/clock';
 import { createApiServer, type ApiServer } from '../core/server';
 import { openStore } from '../core/storage/mvcc-store';
 import { ACCESS_FLAGS } from '../core/api/access/config';
+import type { KubeletConnections } from '../core/kubelet/connection';
+import type { NodeConfig } from '../core/kubelet/topology';
 
 export interface TestResponse {
   status: number;
@@ -54,6 +56,10 @@ export interface TestServerOptions {
   readonly files?: Readonly<Record<string, string>>;
   /** The administrator's token (default: a fixed test token). */
   readonly adminToken?: string;
+  /** The kubelets' registry the server reaches (tests register KubeletConnection doubles in it). */
+  readonly kubeletConnections?: KubeletConnections;
+  /** The simulated nodes (default: the server's own default; [] for a cluster whose Node objects a test creates itself). */
+  readonly nodes?: readonly NodeConfig[];
 }
 
 const BASE = 'http://kubetab.test';
@@ -100,7 +106,7 @@ export async function startTestServer(
     if (text === undefined) throw new Error('no such file or directory');
     return text;
   };
-  const server = await createApiServer({ store, clock, flags: serverFlags, host: 'node', maxWatchSeconds: 3600, controllers, readFile });
+  const server = await createApiServer({ store, clock, flags: serverFlags, host: 'node', maxWatchSeconds: 3600, controllers, readFile, ...(options.kubeletConnections ? { kubeletConnections: options.kubeletConnections } : {}), ...(options.nodes ? { nodes: options.nodes } : {}) });
   // Wait for the system namespaces of a fresh cluster.
   for (let i = 0; i < 200; i++) {
     const res = await server.handle(new Request(`${BASE}/api/v1/namespaces/default`, { headers: withCredentials({}, adminToken) }));

@@ -41,6 +41,11 @@ import { ADMISSION_WEBHOOK_FETCH } from '../admission/webhook/fetch';
 import { pluginsWithoutTheirControllers } from '../admission/plugin-names';
 // Service ClusterIP / NodePort allocation, following the stored Services.
 import { createServiceAllocator, SERVICE_ALLOCATOR } from '../kinds/builtin/core/services/store-allocator';
+// The kubelets the API reaches for pods/log, exec, attach, portforward and metrics (src/core/kubelet/connection.ts).
+import { KUBELET_CONNECTIONS, KubeletConnections } from '../kubelet/connection';
+// The simulated nodes' kubelets, clients of this server as the controllers are (src/core/kubelet).
+import { startKubelets, type RunningKubelets } from '../kubelet';
+import { DEFAULT_TOPOLOGY } from '../kubelet/topology';
 
 /** kube-apiserver's --etcd-compaction-interval default. */
 const DEFAULT_RETENTION_MS = 5 * 60_000;
@@ -101,6 +106,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     services: {
       [SERVICE_ALLOCATOR]: createServiceAllocator(options.store, flags),
       [ADMISSION_CHAIN]: admissionChain,
+      [KUBELET_CONNECTIONS]: options.kubeletConnections ?? new KubeletConnections(),
       ...(options.admissionWebhookFetch ? { [ADMISSION_WEBHOOK_FETCH]: options.admissionWebhookFetch } : {}),
     },
     startedAt: clock.now(),
@@ -124,6 +130,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   // background so the first request never waits for it.
   let bootstrapDone = false;
   let controllers: RunningControllers | undefined;
+  let kubelets: RunningKubelets | undefined;
+  let closing = false;
+  const nodeConfigs = options.nodes ?? ((options.controllers ?? KUBEADM_CONTROLLERS).length > 0 ? DEFAULT_TOPOLOGY : []);
   const bootstrapped = options.store
     .ready()
     // The default RBAC policy, created and repaired at every start (rbac/bootstrap-roles), in place
@@ -138,6 +147,18 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
         const send = (request: Request, userAgent?: string) => serve(request, internalClientFor(userAgent ?? request.headers.get('user-agent')));
         controllers = startControllers({ send, clock, enabled, ...(options.log ? { log: options.log } : {}) });
         await controllers.idle();
+      }
+      // The kubelets start after the controllers, as a kind node's kubelet joins a running control plane.
+      if (nodeConfigs.length > 0 && !closing) {
+        const send = (request: Request, userAgent?: string) => serve(request, internalClientFor(userAgent ?? request.headers.get('user-agent')));
+        kubelets = startKubelets({
+          send,
+          clock,
+          nodes: nodeConfigs,
+          stopped: options.stoppedNodes ?? [],
+          connections: ctx.services[KUBELET_CONNECTIONS] as KubeletConnections,
+          ...(options.log ? { log: options.log } : {}),
+        });
       }
       bootstrapDone = true;
     });
@@ -223,6 +244,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     if (route.subresource) {
       const sub = scope.served.definition.subresources?.find((s) => s.name === route.subresource);
       if (!sub) throw errors.pathNotFound();
+      // Only proxy routes take a path after the subresource.
+      if (route.subpath && route.subresource !== 'proxy') throw errors.pathNotFound();
       if (!sub.verbs.includes(route.verb as never)) throw errors.methodNotAllowedOnPath();
       if (sub.type === 'custom') {
         const handler = sub.handler ? subresourceHandlers[sub.handler] : undefined;
@@ -313,14 +336,24 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     handle,
     handleAs,
     reloadConfigFiles: () => access.reloadConfigFiles(),
+    nodes: {
+      configured: nodeConfigs,
+      running: () => kubelets?.running() ?? [],
+      stopNode: async (name) => kubelets?.stopNode(name),
+      startNode: (name) => kubelets?.startNode(name),
+    },
     async idle() {
       await bootstrapped;
       await controllers?.idle();
+      await kubelets?.idle();
+      await controllers?.idle();
     },
     async close() {
+      closing = true;
       customResources.stop();
       access.stop();
       await bootstrapped.catch(() => undefined);
+      await kubelets?.stop();
       await controllers?.stop();
       await options.store.close();
     },

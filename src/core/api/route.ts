@@ -25,6 +25,11 @@ export interface ResourceRoute {
   readonly resource: string;
   readonly name: string;
   readonly subresource: string;
+  /**
+   * What follows the subresource: the proxied path of `…/proxy/<path>` (kube's
+   * proxy routes take `{path:*}`); no other subresource has one.
+   */
+  readonly subpath: string;
   readonly verb: RouteVerb;
   /** True when the path used the deprecated /watch/ segment. */
   readonly legacyWatchPath: boolean;
@@ -99,7 +104,8 @@ export function parseRoute(method: string, pathname: string, query: URLSearchPar
   }
   const resource = rest[0] ?? '';
   const name = rest[1] ?? '';
-  const subresource = rest.length > 2 ? rest.slice(2).join('/') : '';
+  const subresource = rest[2] ?? '';
+  const subpath = rest.slice(3).join('/');
   if (!resource) return nonResource();
 
   let verb: RouteVerb;
@@ -124,7 +130,7 @@ export function parseRoute(method: string, pathname: string, query: URLSearchPar
     default:
       return nonResource();
   }
-  return { kind: 'resource', prefix, group, version, namespace, resource, name, subresource, verb, legacyWatchPath };
+  return { kind: 'resource', prefix, group, version, namespace, resource, name, subresource, subpath, verb, legacyWatchPath };
 }
 
 /** The object or collection path of a resource route (used for selfLink-free messages and logs). */

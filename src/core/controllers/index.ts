@@ -32,10 +32,25 @@ import { clusterRoleAggregationController, CLUSTERROLE_AGGREGATION_CONTROLLER } 
 import { tokenCleanerController, TOKEN_CLEANER_CONTROLLER } from './token-cleaner/token-cleaner-controller';
 import { bootstrapSignerController, BOOTSTRAP_SIGNER_CONTROLLER } from './bootstrap-signer/bootstrap-signer-controller';
 import { clusterInfoController, CLUSTER_INFO_CONTROLLER, type ClusterInfoOptions } from './kubeadm/cluster-info';
+import { jobController, JOB_CONTROLLER } from './job/job-controller';
+import { cronJobController, CRONJOB_CONTROLLER } from './cronjob/cronjob-controller';
+import { ttlAfterFinishedController, TTL_AFTER_FINISHED_CONTROLLER } from './ttl-after-finished/ttl-after-finished-controller';
+import { podGCController, POD_GC_CONTROLLER } from './pod-gc/pod-gc-controller';
 import { DEFAULT_ENDPOINT } from './bootstrap/bootstrap-controller';
+import { replicaSetController, replicationControllerController } from './replicaset/replica-set-controller';
+import { REPLICASET_CONTROLLER, REPLICATIONCONTROLLER_CONTROLLER } from './replicaset/replica-kinds';
+import { statefulSetController, STATEFUL_SET_CONTROLLER } from './statefulset/statefulset-controller';
+import { daemonSetController, DAEMON_SET_CONTROLLER } from './daemonset/daemonset-controller';
+import { deploymentController, DEPLOYMENT_CONTROLLER } from './deployment/deployment-controller';
 import { ensureServiceAccounts } from './runtime/controller-service-accounts';
+import { apfConfigurationController, APF_CONFIGURATION_CONTROLLER } from './apf-configuration/apf-configuration-controller';
 import { ClockTimers } from '../util/clock-timers';
 import { EventRecorder } from './runtime/event-recorder';
+import { nodeLifecycleController, NODE_LIFECYCLE_CONTROLLER } from './node-lifecycle/node-lifecycle-controller';
+import { taintEvictionController, TAINT_EVICTION_CONTROLLER } from './node-lifecycle/taint-eviction-controller';
+import { nodeIpamController, NODE_IPAM_CONTROLLER } from './node-lifecycle/node-ipam-controller';
+import { ttlController, TTL_CONTROLLER } from './node-lifecycle/ttl-controller';
+import { kubeadmAddonsController, KUBEADM_ADDONS_CONTROLLER } from './kubeadm/addons';
 
 export interface StartControllersOptions {
   /** The server, authenticated as the identity the controllers run as. */
@@ -57,8 +72,8 @@ export interface StartControllersOptions {
   readonly clockPollMs?: number;
 }
 
-/** The controllers of a kubeadm cluster: kube-controller-manager --controllers=*,bootstrapsigner,tokencleaner, and kubeadm's cluster-info. */
-export const KUBEADM_CONTROLLERS: readonly string[] = Object.freeze(['*', 'bootstrapsigner', 'tokencleaner', CLUSTER_INFO_CONTROLLER]);
+/** The controllers of a kubeadm cluster: kube-controller-manager --controllers=*,bootstrapsigner,tokencleaner, and kubeadm's cluster-info and add-ons. */
+export const KUBEADM_CONTROLLERS: readonly string[] = Object.freeze(['*', 'bootstrapsigner', 'tokencleaner', CLUSTER_INFO_CONTROLLER, KUBEADM_ADDONS_CONTROLLER]);
 
 export interface RunningControllers {
   /** Stops every controller and its watches. */
@@ -80,11 +95,24 @@ interface Registration {
 
 const REGISTRY: readonly Registration[] = [
   { name: BOOTSTRAP_CONTROLLER, aliases: ['bootstrap'], component: 'kube-apiserver', factory: (ctx, o) => bootstrapController(ctx, o.bootstrap) },
+  // kube-apiserver's APF configuration controller: each FlowSchema's Dangling condition.
+  { name: APF_CONFIGURATION_CONTROLLER, aliases: [], component: 'kube-apiserver', factory: (ctx) => apfConfigurationController(ctx) },
   { name: NAMESPACE_CONTROLLER, aliases: ['namespace'], serviceAccount: 'namespace-controller', component: 'kube-controller-manager', factory: (ctx) => namespaceController(ctx) },
   { name: GARBAGE_COLLECTOR, aliases: ['garbagecollector'], serviceAccount: 'generic-garbage-collector', component: 'kube-controller-manager', factory: (ctx) => garbageCollector(ctx) },
   { name: SERVICE_ACCOUNT_CONTROLLER, aliases: ['serviceaccount'], serviceAccount: 'service-account-controller', component: 'kube-controller-manager', factory: (ctx) => serviceAccountController(ctx) },
   { name: RESOURCE_QUOTA_CONTROLLER, aliases: ['resourcequota'], serviceAccount: 'resourcequota-controller', component: 'kube-controller-manager', factory: (ctx) => resourceQuotaController(ctx) },
   { name: ROOT_CA_PUBLISHER, aliases: ['root-ca-cert-publisher'], serviceAccount: 'root-ca-cert-publisher', component: 'kube-controller-manager', factory: (ctx, o) => rootCAPublisher(ctx, o.rootCA) },
+  { name: DEPLOYMENT_CONTROLLER, aliases: ['deployment'], serviceAccount: 'deployment-controller', component: 'kube-controller-manager', factory: (ctx) => deploymentController(ctx) },
+  { name: REPLICASET_CONTROLLER, aliases: ['replicaset'], serviceAccount: 'replicaset-controller', component: 'kube-controller-manager', factory: (ctx) => replicaSetController(ctx) },
+  { name: STATEFUL_SET_CONTROLLER, aliases: ['statefulset'], serviceAccount: 'statefulset-controller', component: 'kube-controller-manager', factory: (ctx) => statefulSetController(ctx) },
+  { name: DAEMON_SET_CONTROLLER, aliases: ['daemonset'], serviceAccount: 'daemon-set-controller', component: 'kube-controller-manager', factory: (ctx) => daemonSetController(ctx) },
+  {
+    name: REPLICATIONCONTROLLER_CONTROLLER,
+    aliases: ['replicationcontroller'],
+    serviceAccount: 'replication-controller',
+    component: 'kube-controller-manager',
+    factory: (ctx) => replicationControllerController(ctx),
+  },
   // KubeTab's stand-in for the kubelet's end of a graceful pod deletion (docs/decisions/0140).
   { name: POD_TERMINATION_CONTROLLER, aliases: [], component: 'kubelet', factory: (ctx) => podTerminationController(ctx) },
   // A small default-scheduler: binds pods to fitting nodes, else PodScheduled=False (docs/decisions/0142).
@@ -112,6 +140,16 @@ const REGISTRY: readonly Registration[] = [
     disabledByDefault: true,
     factory: (ctx, o) => tokenCleanerController(ctx, o.clockPollMs !== undefined ? { clockPollMs: o.clockPollMs } : {}),
   },
+  { name: JOB_CONTROLLER, aliases: ['job'], serviceAccount: 'job-controller', component: 'kube-controller-manager', factory: (ctx) => jobController(ctx) },
+  { name: CRONJOB_CONTROLLER, aliases: ['cronjob'], serviceAccount: 'cronjob-controller', component: 'kube-controller-manager', factory: (ctx) => cronJobController(ctx) },
+  {
+    name: TTL_AFTER_FINISHED_CONTROLLER,
+    aliases: ['ttl-after-finished'],
+    serviceAccount: 'ttl-after-finished-controller',
+    component: 'kube-controller-manager',
+    factory: (ctx) => ttlAfterFinishedController(ctx),
+  },
+  { name: POD_GC_CONTROLLER, aliases: ['podgc'], serviceAccount: 'pod-garbage-collector', component: 'kube-controller-manager', factory: (ctx) => podGCController(ctx) },
   // What kubeadm init leaves in kube-public for joining nodes (docs/decisions/0190).
   {
     name: CLUSTER_INFO_CONTROLLER,
@@ -127,6 +165,13 @@ const REGISTRY: readonly Registration[] = [
       });
     },
   },
+  // Nodes (docs/decisions/0350): CIDRs, health and taints, evictions, the TTL annotation; all as node-controller but the last.
+  { name: NODE_IPAM_CONTROLLER, aliases: ['nodeipam'], serviceAccount: 'node-controller', component: 'kube-controller-manager', factory: (ctx) => nodeIpamController(ctx) },
+  { name: NODE_LIFECYCLE_CONTROLLER, aliases: ['nodelifecycle'], serviceAccount: 'node-controller', component: 'kube-controller-manager', factory: (ctx) => nodeLifecycleController(ctx) },
+  { name: TAINT_EVICTION_CONTROLLER, aliases: [], serviceAccount: 'node-controller', component: 'kube-controller-manager', factory: (ctx) => taintEvictionController(ctx) },
+  { name: TTL_CONTROLLER, aliases: ['ttl'], serviceAccount: 'ttl-controller', component: 'kube-controller-manager', factory: (ctx) => ttlController(ctx) },
+  // kubeadm's addon phase: CoreDNS and kube-proxy, created on the first start.
+  { name: KUBEADM_ADDONS_CONTROLLER, aliases: [], component: 'kubeadm', disabledByDefault: true, factory: (ctx) => kubeadmAddonsController(ctx) },
 ];
 
 export const CONTROLLER_NAMES: readonly string[] = REGISTRY.map((r) => r.name);

@@ -13,10 +13,14 @@ export interface CliOptions {
   /** --open: no access control (AlwaysAllow, plain http, no credentials), instead of the secure default. */
   readonly open: boolean;
   readonly help: boolean;
+  /** --nodes (a count or roles) or --nodes-config (a file): the simulated nodes; absent: kind's three. */
+  readonly nodes?: { readonly spec: string } | { readonly file: string };
+  /** --time-scale N: simulated time runs N times as fast as the host's. */
+  readonly timeScale: number;
 }
 
 /** Host options; kube-apiserver's --secure-port is accepted as a synonym of --port. */
-const HOST_FLAGS = new Set(['port', 'secure-port', 'kubeconfig', 'data-dir', 'bind-address', 'help', 'open']);
+const HOST_FLAGS = new Set(['port', 'secure-port', 'kubeconfig', 'data-dir', 'bind-address', 'help', 'open', 'nodes', 'nodes-config', 'time-scale']);
 /** kube-apiserver flags that may be given several times (StringArray / StringSlice): their values are joined with commas. */
 const REPEATABLE_FLAGS = new Set([
   'service-account-issuer',
@@ -68,8 +72,15 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid argument "${portText}" for "--port" flag`);
 
+  if (values.nodes !== undefined && values['nodes-config'] !== undefined) throw new Error('--nodes and --nodes-config cannot be used together');
+  const scaleText = values['time-scale'] ?? '1';
+  const timeScale = Number(scaleText);
+  if (!(timeScale > 0) || !Number.isFinite(timeScale)) throw new Error(`invalid argument "${scaleText}" for "--time-scale" flag: a positive number`);
+
   return {
     port,
+    timeScale,
+    ...(values.nodes !== undefined ? { nodes: { spec: values.nodes } } : values['nodes-config'] !== undefined ? { nodes: { file: values['nodes-config'] } } : {}),
     bindAddress: values['bind-address'] ?? '127.0.0.1',
     kubeconfig: values.kubeconfig,
     dataDir: values['data-dir'],

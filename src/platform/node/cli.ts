@@ -7,6 +7,11 @@ import { resolve } from 'node:path';
 import { parseCliArgs } from './cli-args';
 import { writeKubeconfig, type ExecUser } from './kubeconfig';
 import { startNodeHost } from './node-host';
+import { readFile } from 'node:fs/promises';
+import { parse as parseYaml } from 'yaml';
+import { systemClock } from '../../core/clock';
+import type { NodeConfig } from '../../core/server';
+import { parseNodesFlag, validateTopology } from '../../core/kubelet/node/topology-spec';
 import { tlsFromFlags } from './tls-flags';
 import { secureDefaults, type SecureSetup } from './secure-defaults';
 import { pluginCommand } from './credential-plugin';
@@ -19,6 +24,11 @@ const USAGE = `Usage: npm run serve -- [--port 8080] [--kubeconfig ./kubeconfig]
   --kubeconfig PATH   write a kubeconfig for kubectl pointing at this server
   --data-dir DIR      keep the data in DIR across restarts (default: in memory)
   --open              no access control: AlwaysAllow over plain http, no credentials
+  --nodes N|ROLES     the simulated nodes: N nodes (a control plane and N-1 workers; default 3,
+                      as kind), 0 for none, or roles in order: --nodes control-plane,worker,worker
+  --nodes-config F    the nodes from a JSON or YAML list of
+                      {name?, role, cpu?, memory?, ephemeralStorage?, maxPods?, zone?}
+  --time-scale N      simulated time (the cluster's clock and every timer on it) runs N times as fast
 
 By default the server is secured like a kubeadm cluster: --authorization-mode=Node,RBAC
 (unless --authorization-mode or --authorization-config is given), an administrator
@@ -64,12 +74,22 @@ async function main(): Promise<void> {
   const secure: SecureSetup | undefined = options.open ? undefined : await secureDefaults(options.flags, { ...(dataDir ? { dataDir } : {}), bindAddress: options.bindAddress });
   const flags = secure?.flags ?? options.flags;
   const tls = tlsFromFlags(flags);
+  let nodes: NodeConfig[] | undefined;
+  try {
+    if (options.nodes && 'spec' in options.nodes) nodes = parseNodesFlag(options.nodes.spec);
+    else if (options.nodes) nodes = validateTopology(parseYaml(await readFile(options.nodes.file, 'utf8')));
+  } catch (error) {
+    process.stderr.write(`Error: ${(error as Error).message}\n`);
+    process.exit(2);
+  }
   const host = await startNodeHost({
     port: options.port,
     host: options.bindAddress,
     dataDir,
     flags,
     tls,
+    ...(options.timeScale !== 1 ? { clock: systemClock(0, options.timeScale) } : {}),
+    ...(nodes ? { nodes } : {}),
   });
 
   if (secure?.adminCertificate) await ensureClusterAdminsBinding(host.apiServer, host.url);

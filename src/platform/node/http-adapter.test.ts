@@ -254,3 +254,32 @@ describe('http adapter', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 });
+
+describe('bytes after a request that are not a request', () => {
+  it('are answered with Go\'s 400 only after the answer to the request in hand (a DELETE body sent without framing)', async () => {
+    const { connect } = await import('node:net');
+    let release!: () => void;
+    const handled = new Promise<void>((resolve) => (release = resolve));
+    const url = await serve(async (request) => {
+      // The answer takes a while: the garbage behind the request is parsed meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      release();
+      return new Response(JSON.stringify({ kind: 'Status', status: 'Success', method: request.method }), { status: 200, headers: { 'content-type': 'application/json' } });
+    });
+    const { port } = new URL(url);
+    const socket = connect(Number(port), '127.0.0.1');
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (received += chunk));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write('DELETE /api/v1/namespaces/default/configmaps/x HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\n\r\n{"kind":"DeleteOptions","apiVersion":"v1"}');
+    await handled;
+    await closed;
+    const first = received.indexOf('HTTP/1.1 200');
+    const bad = received.indexOf('HTTP/1.1 400 Bad Request');
+    expect(first).toBe(0);
+    expect(received).toContain('"method":"DELETE"');
+    expect(bad).toBeGreaterThan(first);
+    expect(received.endsWith('400 Bad Request')).toBe(true);
+  });
+});

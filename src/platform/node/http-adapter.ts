@@ -14,6 +14,8 @@ import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { LightRequest } from './light-request';
+import { serveUpgrades } from './websocket-upgrade';
+import { answerClientErrorsInOrder, trackResponse } from './client-error';
 
 /**
  * What the adapter needs from the core: `ApiServer.handle`. The incoming
@@ -245,6 +247,7 @@ export function createRequestListener(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const method = (req.method ?? 'GET').toUpperCase();
+    trackResponse(req, res);
     void (async () => {
       let request: Request;
       let response: Response;
@@ -320,6 +323,10 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
         listener,
       )
     : http.createServer(listener);
+  // exec, attach and port-forward: WebSocket upgrades through the same handler (websocket-upgrade.ts).
+  serveUpgrades(server, options.handler);
+  // Garbage after a request is answered after that request's own answer, as Go's server does.
+  answerClientErrorsInOrder(server);
   // Watches are long responses; Node's request timeout only covers receiving the request, keep it.
   server.keepAliveTimeout = 65_000;
   // Small responses (watch events) leave at once: no Nagle delay, set once per connection.

@@ -4,7 +4,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { systemClock, type Clock } from '../../core/clock';
-import { createApiServer, type ApiServer } from '../../core/server';
+import { createApiServer, type ApiServer, type NodeConfig } from '../../core/server';
 import { openStore, type OpenedStore } from '../../core/storage/mvcc-store';
 import { parseGoDuration } from '../shared/go-duration';
 import { startExpiryCompaction } from '../shared/expiry-compaction';
@@ -18,6 +18,7 @@ import { watchConfigFiles, type ConfigWatcherOptions } from './config-file-watch
 import { auditLogFileFromFlags } from './audit-log-file';
 import { nodeAdmissionWebhookFetch } from './admission-webhook-fetch';
 import { parseRoute } from '../../core/api/route';
+import { queryBool } from '../../core/api/query-bool';
 
 /** kube-apiserver's default for --etcd-compaction-interval. */
 export const DEFAULT_RETENTION_MS = 5 * 60_000;
@@ -35,6 +36,8 @@ export interface NodeHostOptions {
   readonly maxWatchSeconds?: number;
   /** Reloads of --authorization-config / --authentication-config (log, poll interval, outcome callback). */
   readonly configWatcher?: Omit<ConfigWatcherOptions, 'flags' | 'apiServer'>;
+  /** The simulated nodes (default: kind's three; [] for none). */
+  readonly nodes?: readonly NodeConfig[];
 }
 
 export interface NodeHost {
@@ -90,6 +93,23 @@ export function isWatchRequest(request: Request): boolean {
   }
 }
 
+/**
+ * Whether a request's response is a stream by nature: a watch, or a followed
+ * pod log (kube-apiserver flushes its headers and each chunk the kubelet sends).
+ */
+export function isStreamedRequest(request: Request): boolean {
+  if (isWatchRequest(request)) return true;
+  const href = request.url;
+  if (!/follow/i.test(href) && !href.includes('%')) return false;
+  const url = new URL(href);
+  try {
+    const route = parseRoute(request.method, url.pathname, url.searchParams);
+    return route.kind === 'resource' && route.subresource === 'log' && queryBool(url.searchParams.get('follow')) === true;
+  } catch {
+    return false;
+  }
+}
+
 export async function startNodeHost(options: NodeHostOptions): Promise<NodeHost> {
   const flags = options.flags ?? {};
   const clock = options.clock ?? systemClock();
@@ -109,6 +129,7 @@ export async function startNodeHost(options: NodeHostOptions): Promise<NodeHost>
     // Admission webhooks over https, trusting each configuration's caBundle.
     admissionWebhookFetch: nodeAdmissionWebhookFetch,
     ...(options.maxWatchSeconds !== undefined ? { maxWatchSeconds: options.maxWatchSeconds } : {}),
+    ...(options.nodes ? { nodes: options.nodes } : {}),
   });
   await waitUntilReady(apiServer);
   const stopCompaction = startExpiryCompaction(store, retentionMs);
@@ -122,7 +143,7 @@ export async function startNodeHost(options: NodeHostOptions): Promise<NodeHost>
       if (incoming.socket.remoteAddress) attachRemoteAddress(request, incoming.socket.remoteAddress);
       return apiServer.handle(request);
     },
-    streamed: isWatchRequest,
+    streamed: isStreamedRequest,
     port: options.port,
     host: options.host,
     tls: options.tls,

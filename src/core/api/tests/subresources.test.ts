@@ -38,9 +38,10 @@ describe('binding', () => {
 describe('log', () => {
   it('answers as a real server does for a pod without a host, and asks for a container when there are several', async () => {
     await t.post(PODS, pod('one'));
+    // No node, no log location: kube answers 204 with no body (kubectl prints nothing).
     const unscheduled = await t.get(`${PODS}/one/log`);
-    expect(unscheduled.status).toBe(400);
-    expect(unscheduled.body.message).toBe('pod one does not have a host assigned');
+    expect(unscheduled.status).toBe(204);
+    expect(unscheduled.text).toBe('');
     await t.post(PODS, pod('two', ['a', 'b']));
     const which = await t.get(`${PODS}/two/log`);
     expect(which.body.message).toBe('a container name must be specified for pod two, choose one of: [a b]');
@@ -58,7 +59,8 @@ describe('eviction', () => {
 
 describe('exec', () => {
   it('needs a connection upgrade', async () => {
-    await t.post(PODS, pod('x'));
+    await t.post('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n' }, status: { addresses: [{ type: 'InternalIP', address: '10.0.0.1' }] } });
+    await t.post(PODS, { ...pod('x'), spec: { ...pod('x').spec, nodeName: 'n' } });
     const res = await t.request('POST', `${PODS}/x/exec?command=ls`);
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('Upgrade request required');
@@ -93,5 +95,22 @@ describe('componentstatuses', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('warning')).toBe('299 - "v1 ComponentStatus is deprecated in v1.19+"');
     expect(res.body.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['controller-manager', 'etcd-0', 'scheduler']);
+  });
+});
+
+describe('proxy', () => {
+  it('routes a path after proxy/ to the proxy (503 while the service has no endpoints), not to a 404', async () => {
+    await t.post('/api/v1/namespaces/default/services', { metadata: { name: 'web' }, spec: { ports: [{ port: 80 }] } });
+    for (const path of ['proxy', 'proxy/', 'proxy/index.html', 'proxy/some/deep/path']) {
+      const res = await t.get(`/api/v1/namespaces/default/services/web/${path}`);
+      expect(res.status).toBe(503);
+      expect(res.body.message).toBe('no endpoints available for service "web"');
+    }
+  });
+
+  it('takes no path after any other subresource', async () => {
+    await t.post('/api/v1/namespaces/default/services', { metadata: { name: 'web' }, spec: { ports: [{ port: 80 }] } });
+    expect((await t.get('/api/v1/namespaces/default/services/web/status')).status).toBe(200);
+    expect((await t.get('/api/v1/namespaces/default/services/web/status/extra')).status).toBe(404);
   });
 });

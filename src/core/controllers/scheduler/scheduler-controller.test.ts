@@ -7,15 +7,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../clock';
 import { startTestServer, type TestServer } from '../../../test-support/api-harness';
-import { fitErrorMessage } from './fit-error';
-import { misfit } from './node-fit';
 
 const PODS = '/api/v1/namespaces/default/pods';
+/** A kind node's size: the scheduler counts requests and pods against allocatable. */
+const SIZE = { cpu: '4', memory: '8Gi', pods: '110', 'ephemeral-storage': '100Gi' };
 const pod = (name: string, spec: Record<string, unknown> = {}) => ({ metadata: { name }, spec: { containers: [{ name: 'c', image: 'nginx' }], ...spec } });
 const node = (name: string, opts: { ready?: 'True' | 'False' | undefined; labels?: Record<string, string>; unschedulable?: boolean; taints?: unknown[] } = {}) => ({
   metadata: { name, labels: { 'kubernetes.io/hostname': name, ...(opts.labels ?? {}) } },
   spec: { ...(opts.unschedulable ? { unschedulable: true } : {}), ...(opts.taints ? { taints: opts.taints } : {}) },
-  status: opts.ready === undefined && 'ready' in opts ? {} : { conditions: [{ type: 'Ready', status: opts.ready ?? 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' }] },
+  status: {
+    capacity: SIZE,
+    allocatable: SIZE,
+    ...(opts.ready === undefined && 'ready' in opts ? {} : { conditions: [{ type: 'Ready', status: opts.ready ?? 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' }] }),
+  },
 });
 
 let s: TestServer | undefined;
@@ -25,7 +29,7 @@ afterEach(async () => {
 });
 
 async function start(): Promise<TestServer> {
-  s = await startTestServer({}, manualClock(), ['kube-scheduler']);
+  s = await startTestServer({}, manualClock(), ['kube-scheduler'], { nodes: [] });
   return s;
 }
 
@@ -77,6 +81,8 @@ describe('scheduler', () => {
     await t.post(PODS, pod('p'));
     await eventually(async () => (await t.get(`${PODS}/p`)).body, (p) => scheduledCondition(p) !== undefined);
     expect((await t.post('/api/v1/nodes', node('node-1'))).status).toBe(201);
+    // The pod waits out its back-off (1 s after the first failure) on the cluster clock.
+    t.clock.advance(1000);
     const bound = await eventually(async () => (await t.get(`${PODS}/p`)).body, (p) => p.spec.nodeName !== undefined);
     expect(bound.spec.nodeName).toBe('node-1');
     expect(scheduledCondition(bound)).toMatchObject({ type: 'PodScheduled', status: 'True' });
@@ -128,44 +134,5 @@ describe('scheduler', () => {
     expect((await t.get(`${PODS}/other`)).body.status.conditions).toBeUndefined();
     expect(scheduledCondition((await t.get(`${PODS}/gated`)).body)).toMatchObject({ reason: 'SchedulingGated' });
     expect((await t.get(`${PODS}/bound`)).body.status.conditions).toBeUndefined();
-  });
-});
-
-describe('fit reasons', () => {
-  it('tests taints, unschedulable and affinity in the filters’ order', () => {
-    const p = { spec: { nodeSelector: { zone: 'a' } } };
-    const n = (spec: Record<string, unknown>, labels: Record<string, string> = {}) => ({
-      metadata: { name: 'n', labels },
-      spec,
-      status: { conditions: [{ type: 'Ready', status: 'True' }] },
-    });
-    expect(misfit(p, n({ unschedulable: true, taints: [{ key: 'k', effect: 'NoSchedule' }] }))).toBe('node(s) were unschedulable');
-    expect(misfit(p, n({ taints: [{ key: 'k', value: 'v', effect: 'NoExecute' }] }))).toBe('node(s) had untolerated taint {k: v}');
-    expect(misfit(p, n({ taints: [{ key: 'k', effect: 'PreferNoSchedule' }] }))).toBe("node(s) didn't match Pod's node affinity/selector");
-    expect(misfit(p, n({}, { zone: 'a' }))).toBeUndefined();
-    const affinity = {
-      spec: {
-        affinity: {
-          nodeAffinity: {
-            requiredDuringSchedulingIgnoredDuringExecution: {
-              nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['b'] }] }, { matchExpressions: [{ key: 'cpus', operator: 'Gt', values: ['4'] }] }],
-            },
-          },
-        },
-      },
-    };
-    expect(misfit(affinity, n({}, { zone: 'a', cpus: '8' }))).toBeUndefined();
-    expect(misfit(affinity, n({}, { zone: 'a', cpus: '2' }))).toBe("node(s) didn't match Pod's node affinity/selector");
-    // A node without a Ready condition counts as unreachable.
-    expect(misfit({ spec: {} }, { metadata: { name: 'x' }, spec: {}, status: {} })).toBe('node(s) had untolerated taint {node.kubernetes.io/unreachable: }');
-  });
-
-  it('composes the FitError message with the preemption part', () => {
-    expect(fitErrorMessage(["node(s) didn't match Pod's node affinity/selector"], undefined)).toBe(
-      "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
-    );
-    expect(fitErrorMessage(['node(s) were unschedulable', 'node(s) were unschedulable'], 'Never')).toBe(
-      '0/2 nodes are available: 2 node(s) were unschedulable. preemption: not eligible due to preemptionPolicy=Never.',
-    );
   });
 });

@@ -15,7 +15,8 @@ describe('scheduler identity', () => {
   afterAll(() => ts.close());
 
   it('binds pods as system:kube-scheduler', async () => {
-    const ready = { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' }] };
+    const size = { cpu: '4', memory: '8Gi', pods: '110' };
+    const ready = { capacity: size, allocatable: size, conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' }] };
     expect((await ts.post('/api/v1/nodes', { metadata: { name: 'worker' }, status: ready })).status).toBe(201);
     expect((await ts.post('/api/v1/namespaces/default/pods', { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } })).status).toBe(201);
     let nodeName: string | undefined;

@@ -50,6 +50,23 @@ export interface ShellIO {
   setCpuUsage?(nanoCores: number): void;
   /** A network endpoint a server command listens on (`nc -l -p 8080`, `python -m http.server`). */
   listen?(port: number): void;
+  /**
+   * Programs the runtime adds (`nginx`, `redis-server`, …), by command name,
+   * consulted for a name that is not one of the shell's builtins or
+   * utilities; `/usr/sbin/nginx` finds `nginx`. `args` are the words after
+   * the name; `io` is the caller's io with the command's own streams,
+   * environment and signals (its sleep rejects when the command is signalled).
+   * The promise settles with the exit code.
+   */
+  readonly programs?: Readonly<Record<string, (args: readonly string[], io: ShellIO) => Promise<number>>>;
+  /** The process's working directory (the container's workingDir); '/' when absent. */
+  readonly cwd?: string;
+  /** The process's PID in its container (`$$`); 1 for the container's main process when absent and it runs as PID 1. */
+  readonly pid?: number;
+  /** The user the process runs as (securityContext runAsUser/runAsGroup/supplementalGroups); root when absent. */
+  readonly uid?: number;
+  readonly gid?: number;
+  readonly groups?: readonly number[];
 }
 
 /** Delivered to a process as the reason its sleep or read ended early. */

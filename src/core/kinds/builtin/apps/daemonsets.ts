@@ -11,6 +11,10 @@ import { containerCells, isEmptySelector, nonnegative, selectorMatches, validate
 import { validatePodTemplateSpec } from '../core/pod-spec/validation';
 import { defaultPodTemplate } from '../core/pod-spec/defaults';
 import { notMoreThan100Percent, selectorImmutable, validatePositiveIntOrPercent } from './deployments';
+import { deepEqual } from '../../validation/deep-equal';
+
+/** The apps/v1 form of the internal spec.templateGeneration (kube's v1 conversion keeps it here). */
+const TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
 
 function defaultDaemonSet(ds: KubeObject): void {
   const spec = rec(ds.spec);
@@ -129,6 +133,16 @@ export const daemonSetsResource: ResourceDefinition = defineResource({
     initialStatus: () => ({ currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }),
     generationFields: ['spec'],
     default: (o) => defaultDaemonSet(o),
+    // spec.templateGeneration of the internal type shows in apps/v1 as this annotation: 1 on create, one more per template change.
+    prepareForCreate(obj) {
+      obj.metadata = { ...(obj.metadata ?? {}), annotations: { ...(obj.metadata?.annotations ?? {}), [TEMPLATE_GENERATION_ANNOTATION]: '1' } };
+    },
+    prepareForUpdate(obj, old) {
+      const previous = Number.parseInt(old.metadata?.annotations?.[TEMPLATE_GENERATION_ANNOTATION] ?? '', 10);
+      const base = Number.isNaN(previous) ? 1 : previous;
+      const generation = deepEqual(rec(obj.spec).template, rec(old.spec).template) ? base : base + 1;
+      obj.metadata = { ...(obj.metadata ?? {}), annotations: { ...(obj.metadata?.annotations ?? {}), [TEMPLATE_GENERATION_ANNOTATION]: String(generation) } };
+    },
     prepareForStatusUpdate(obj, old) {
       obj.metadata = { ...(obj.metadata ?? {}), labels: clone(old.metadata?.labels) };
       if (old.metadata?.labels === undefined) delete obj.metadata.labels;

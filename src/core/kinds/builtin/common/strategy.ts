@@ -111,7 +111,9 @@ export function standardStrategy(o: StandardStrategyOptions): Strategy {
       await o.prepareForCreate?.(obj, ctx);
     },
     async prepareForUpdate(obj, old, ctx) {
-      if (ctx.subresource && ctx.subresource !== 'status') {
+      // kube's ScaleREST writes the parent through the parent's own update strategy, so a
+      // scale that changes spec.replicas bumps metadata.generation like any spec change.
+      if (ctx.subresource && ctx.subresource !== 'status' && ctx.subresource !== 'scale') {
         if (generationFields) obj.metadata = { ...(obj.metadata ?? {}), generation: old.metadata?.generation ?? 0 };
         o.prepareForSubresourceUpdate?.(ctx.subresource, obj, old, ctx);
         return;
