@@ -198,7 +198,8 @@ export function selectControllers(enabled: readonly string[] | undefined): strin
 /** The kube-system ServiceAccounts of the kube-controller-manager controllers these names select (created when they start). */
 export function controllerServiceAccounts(enabled: readonly string[] | undefined): string[] {
   const selected = new Set(selectControllers(enabled));
-  return REGISTRY.filter((r) => selected.has(r.name) && r.component === 'kube-controller-manager' && r.serviceAccount).map((r) => r.serviceAccount!);
+  // Several controllers may share one account (node-controller runs node-lifecycle, node-ipam and taint eviction).
+  return [...new Set(REGISTRY.filter((r) => selected.has(r.name) && r.component === 'kube-controller-manager' && r.serviceAccount).map((r) => r.serviceAccount!))];
 }
 
 function userAgent(r: Registration): string {

@@ -50,7 +50,8 @@ describe.skipIf(!KUBECTL)('kinds through kubectl', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'kubetab-kubectl-kinds-'));
     kubeconfig = join(dir, 'kubeconfig');
-    host = await startNodeHost({ port: 0 });
+    // No simulated nodes: the Deployment's pods stay Pending, so its columns do not race a rollout.
+    host = await startNodeHost({ port: 0, nodes: [] });
     await writeKubeconfig(kubeconfig, { server: host.url });
   });
   afterAll(async () => {
@@ -72,10 +73,11 @@ describe.skipIf(!KUBECTL)('kinds through kubectl', () => {
     await k.ok(['create', 'configmap', 'conf', '--from-literal=a=1', '--from-literal=b=2']);
     const deploy = await k.ok(['get', 'deployments']);
     expect(deploy.split('\n')[0]).toMatch(/^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE$/);
-    expect(deploy).toMatch(/^web\s+0\/2\s+0\s+0\s+\S+$/m);
+    // UP-TO-DATE is 0 until the deployment controller's first status write, then 2.
+    expect(deploy).toMatch(/^web\s+0\/2\s+[02]\s+0\s+\S+$/m);
     const wide = await k.ok(['get', 'deployments', '-o', 'wide']);
     expect(wide.split('\n')[0]).toMatch(/^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\s+CONTAINERS\s+IMAGES\s+SELECTOR$/);
-    expect(wide).toMatch(/^web\s+0\/2\s+0\s+0\s+\S+\s+nginx\s+nginx:1\.25\s+app=web$/m);
+    expect(wide).toMatch(/^web\s+0\/2\s+[02]\s+0\s+\S+\s+nginx\s+nginx:1\.25\s+app=web$/m);
     const svc = await k.ok(['get', 'services', 'web']);
     expect(svc.split('\n')[0]).toMatch(/^NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE$/);
     expect(svc).toMatch(/^web\s+ClusterIP\s+10\.\d+\.\d+\.\d+\s+<none>\s+80\/TCP\s+\S+$/m);

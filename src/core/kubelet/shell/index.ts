@@ -30,6 +30,7 @@
 //   absent (as containerd adds them).
 
 import type { Streams } from './command';
+import { deriveIo } from './derive-io';
 import { findExternal, Shell } from './interpreter';
 import { createShellState, DEFAULT_PATH, isShellInvocation, runShellInvocation } from './launch';
 import { Kernel } from './process';
@@ -128,7 +129,7 @@ export function runCommand(argv: readonly string[], io: ShellIO, options: RunOpt
 
 /** An interactive shell on io's standard input: prompts, runs each line, ends at `exit` or the end of input. */
 export function runInteractive(io: ShellIO, options: RunOptions = {}): Promise<ExitStatus> {
-  return runCommand(['sh'], { ...io, tty: io.tty ?? true }, options);
+  return runCommand(['sh'], deriveIo(io, { tty: io.tty ?? true }), options);
 }
 
 const NO_FILES: ShellFileSystem = {

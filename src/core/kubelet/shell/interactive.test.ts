@@ -60,7 +60,9 @@ describe('terminal session', () => {
     await settle();
     session.input('hostname\r');
     await settle();
-    session.input('echo "a\rb"\r');
+    session.input('echo "a\r');
+    await settle();
+    session.input('b"\r');
     await settle();
     session.input('exit 3\r');
     expect((await session.done).code).toBe(3);
@@ -68,11 +70,12 @@ describe('terminal session', () => {
   });
 
   it('interrupts a running command with Ctrl-C and prompts again', async () => {
-    const io = new FakeIo();
+    const io = new FakeIo({ manualTime: true });
     const session = startTerminalSession(['sh'], io);
     await settle();
     session.input('sleep 1000\r');
     await settle();
+    await io.advance(2_000);
     session.input('\x03');
     await settle();
     session.input('echo $?\r');
@@ -80,7 +83,7 @@ describe('terminal session', () => {
     session.input('\x04');
     expect((await session.done).code).toBe(0);
     expect(io.output()).toBe('# sleep 1000\r\n^C\r\n# echo $?\r\n130\r\n# \r\n');
-    expect(io.elapsed()).toBe(0);
+    expect(io.elapsed()).toBe(2_000);
   });
 
   it('drops a half-typed line on Ctrl-C at the prompt', async () => {

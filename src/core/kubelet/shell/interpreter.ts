@@ -21,6 +21,7 @@ import {
   ShellSyntaxError,
   WaitInterrupted,
 } from './errors';
+import { deriveIo } from './derive-io';
 import { Expander } from './expand';
 import { parseScript } from './parser';
 import { matchPattern } from './pattern';
@@ -578,15 +579,14 @@ export class Shell {
     const write = (stream: OutputStream) => (text: string): void => {
       void stream.write(text).catch(() => {});
     };
-    const programIo: ShellIO = {
-      ...this.io,
+    const programIo: ShellIO = deriveIo(this.io, {
       env,
       cwd: this.state.cwd,
       stdout: write(streams.stdout),
       stderr: write(streams.stderr),
       readStdin: () => proc.wait('program', streams.stdin.read()),
       sleep: (ms) => proc.sleep(ms, 'program'),
-    };
+    });
     this.execProgram = asExec;
     try {
       return await program(args, programIo);

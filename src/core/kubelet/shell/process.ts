@@ -298,7 +298,11 @@ export class Proc {
     if (!io.readStdin) return Promise.resolve(null);
     const kernel = this.kernel;
     // A read cut short (Ctrl-C, a trap) leaves its request pending: the next read takes its chunk.
-    if (!kernel.pendingStdin) kernel.pendingStdin = io.readStdin();
+    if (!kernel.pendingStdin) {
+      kernel.pendingStdin = io.readStdin();
+      // A read nobody waits for any more must not surface as an unhandled rejection.
+      kernel.pendingStdin.catch(() => {});
+    }
     const pending = kernel.pendingStdin;
     return this.wait(kind, pending).then((chunk) => {
       if (kernel.pendingStdin === pending) kernel.pendingStdin = undefined;

@@ -7,6 +7,7 @@
 import { startCommand, type RunOptions, type ShellProcess } from './index';
 import { LineDiscipline, terminalOutput } from './line-discipline';
 import type { ShellIO } from './types';
+import { deriveIo } from './derive-io';
 
 export interface TerminalSession extends ShellProcess {
   /** Bytes the client typed. */
@@ -27,8 +28,7 @@ export function startTerminalSession(argv: readonly string[], io: ShellIO, optio
       resolve(chunk);
     } else lines.push(chunk);
   };
-  const ttyIo: ShellIO = {
-    ...io,
+  const ttyIo: ShellIO = deriveIo(io, {
     tty: true,
     stdout: (text) => io.stdout(terminalOutput(text)),
     stderr: (text) => io.stdout(terminalOutput(text)),
@@ -37,7 +37,7 @@ export function startTerminalSession(argv: readonly string[], io: ShellIO, optio
       if (closed) return Promise.resolve(null);
       return new Promise((resolve) => (waiting = resolve));
     },
-  };
+  });
   const discipline = new LineDiscipline({
     echo: (text) => io.stdout(text),
     line: (text) => push(text),

@@ -31,6 +31,8 @@ export interface FakeIoOptions {
   readonly groups?: readonly number[];
   readonly cwd?: string;
   readonly pid?: number;
+  /** Time moves only by advance(): sleeps wait (an interactive session typed into by a test). */
+  readonly manualTime?: boolean;
 }
 
 export const DEFAULT_START = Date.UTC(2026, 10, 28, 17, 42, 17);
@@ -141,6 +143,7 @@ export class FakeIo implements ShellIO {
   private readonly signals: { at: number; signal: 'SIGTERM' | 'SIGKILL' | 'SIGINT' }[];
   private readonly limit: number;
   private readonly stdinChunks: string[] | undefined;
+  private readonly manualTime: boolean;
   readonly readStdin?: () => Promise<string | null>;
 
   constructor(options: FakeIoOptions = {}) {
@@ -158,6 +161,7 @@ export class FakeIo implements ShellIO {
     this.cursor = this.start;
     this.signals = [...(options.signals ?? [])].map((s) => ({ at: this.start + s.at, signal: s.signal })).sort((a, b) => a.at - b.at);
     this.limit = this.start + (options.limitMs ?? 3_600_000);
+    this.manualTime = options.manualTime === true;
     if (options.stdin) {
       this.stdinChunks = [...options.stdin];
       this.readStdin = async () => this.stdinChunks!.shift() ?? null;
@@ -216,8 +220,23 @@ export class FakeIo implements ShellIO {
     return this.cursor - this.start;
   }
 
+  /** With manualTime: moves the cursor by `ms`, ending the sleeps due by then, earliest first. */
+  async advance(ms: number): Promise<void> {
+    const target = this.cursor + ms;
+    for (;;) {
+      await new Promise((resolve) => setImmediate(resolve));
+      this.sleepers.sort((a, b) => a.due - b.due || a.seq - b.seq);
+      const next = this.sleepers[0];
+      if (!next || next.due > target) break;
+      this.sleepers.shift();
+      this.cursor = Math.max(this.cursor, next.due);
+      next.resolve();
+    }
+    this.cursor = target;
+  }
+
   private scheduleDrain(): void {
-    if (this.drainScheduled) return;
+    if (this.drainScheduled || this.manualTime) return;
     this.drainScheduled = true;
     // After every pending microtask: the process is blocked on its sleeps.
     setImmediate(() => {
