@@ -10,7 +10,7 @@
 // metadata.creationTimestamp: null, each container's resources: {}); they are
 // added here so the bytes are those kube would write for the same template.
 
-import { goJson } from './go-json';
+import { goJson, sortKeysDeep } from './go-json';
 
 type Obj = Record<string, unknown>;
 const rec = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
@@ -35,7 +35,7 @@ export function goTemplate(template: unknown): Obj {
 }
 
 export interface TemplatePatch {
-  /** The patch as an object (the ControllerRevision's `data`). */
+  /** The patch as an object (the ControllerRevision's `data`), its keys in Go's order. */
   readonly data: Obj;
   /** Its bytes as kube writes them (what is hashed and compared). */
   readonly raw: string;
@@ -43,7 +43,8 @@ export interface TemplatePatch {
 
 /** The revision data that restores `template`. */
 export function templatePatch(template: unknown): TemplatePatch {
-  const data = { spec: { template: { ...goTemplate(template), $patch: 'replace' } } };
+  // Keys sorted as in the bytes: clients read the stored data back in the order it was written.
+  const data = sortKeysDeep({ spec: { template: { ...goTemplate(template), $patch: 'replace' } } }) as Obj;
   return { data, raw: goJson(data) };
 }
 
