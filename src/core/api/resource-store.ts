@@ -373,8 +373,11 @@ export async function updateObject(
         }
         result = { object: next, created: false };
         if (options.dryRun) return { action: 'none' };
-        // A terminating object whose last finalizer is removed is deleted by this very update.
-        if (meta.deletionTimestamp && !(meta.finalizers?.length) && !(strategy.pendingFinalizers?.(next).length)) {
+        // A terminating object whose last finalizer is removed is deleted by this very update (kube's
+        // ShouldDeleteDuringUpdate: only when the stored object still had finalizers, so a kubelet's
+        // status update of a pod in its grace period does not delete it).
+        const hadFinalizers = (current.metadata?.finalizers?.length ?? 0) > 0 || (strategy.pendingFinalizers?.(current).length ?? 0) > 0;
+        if (meta.deletionTimestamp && hadFinalizers && !(meta.finalizers?.length) && !(strategy.pendingFinalizers?.(next).length)) {
           removedByUpdate = true;
           return { action: 'delete' };
         }

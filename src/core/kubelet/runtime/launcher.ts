@@ -31,7 +31,7 @@ export function startError(argv: readonly string[], programs: Readonly<Record<st
   const table: Record<string, ProgramFn> = {};
   for (const [n, p] of Object.entries(programs)) table[n] = p.run;
   // An image without a shell has only its own programs and files.
-  if (name && hasShell && commandExists(name, { ...(fs ? { fs } : {}), programs: table, cwd })) return undefined;
+  if (name && hasShell && (fs ? commandExists(name, { fs, programs: table, cwd }) : commandExists(name))) return undefined;
   const detail = name.includes('/') ? `exec: ${JSON.stringify(name)}: stat ${name}: no such file or directory` : `exec: ${JSON.stringify(name)}: executable file not found in $PATH`;
   return `failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: ${detail}: unknown`;
 }

@@ -243,12 +243,13 @@ function dockerEntrypoint(exec: Exec): Program {
 }
 
 /** A Kubernetes component (static pods on the control plane, kube-proxy, CoreDNS): klog lines, then runs. */
-function component(name: string, port: number | undefined, lines: readonly [string, string][]): Program {
+function component(name: string, port: number | undefined, lines: readonly [string, string][], healthPorts: readonly number[] = []): Program {
   return {
     handlesSigterm: true,
     run: (_args, io) =>
       runServer(io, {
         ...(port !== undefined ? { port } : {}),
+        healthPorts,
         startup: (t) => lines.map(([file, text]) => ['stderr', `${klogHeader(t, 'I', file)} ${text}`] as ['stderr', string]),
         shutdown: (t) => [['stderr', `${klogHeader(t, 'I', 'signal.go:46')} "Received signal to terminate, becoming unready, but keeping serving"`]],
       }),
@@ -305,19 +306,21 @@ export function imagePrograms(exec: Exec): Record<string, Program> {
       ['raft.go:1043', '"became leader at term 2"'],
       ['server.go:2118', '"published local member to cluster through raft"'],
       ['serve.go:250', '"serving client traffic securely" traffic="grpc+http" address="172.18.0.2:2379"'],
-    ]),
+    ], [2380, 2381]),
     'kube-proxy': component('kube-proxy', 10256, [
       ['server_linux.go:66', '"Using iptables proxy"'],
       ['server.go:698', '"Successfully retrieved node IP(s)"'],
       ['server_linux.go:170', '"Using iptables Proxier"'],
       ['config.go:199', '"Starting service config controller"'],
       ['shared_informer.go:320', 'Caches are synced for service config'],
-    ]),
+    ], [10249]),
     coredns: {
       handlesSigterm: true,
       run: (_a, io) =>
         runServer(io, {
           port: 53,
+          // /health on 8080, /ready on 8181, metrics on 9153.
+          healthPorts: [8080, 8181, 9153],
           startup: () => [
             ['stdout', '.:53'],
             ['stdout', '[INFO] plugin/reload: Running configuration SHA512 = 591cf328cccc12bc490481273e738df59329c62c0b729d94e8b61db9961c2fa5f046dd37f1cf888b953814040d180f52594972691cd6ff41be96639138a43908'],

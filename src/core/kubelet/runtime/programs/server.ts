@@ -6,6 +6,8 @@ import { ProcessSignal, type ShellIO } from '../../shell/types';
 
 export interface ServerScript {
   readonly port?: number;
+  /** Further ports it listens on (health and metrics endpoints). */
+  readonly healthPorts?: readonly number[];
   /** Lines written once started: [stream, text] pairs, given the process time. */
   startup(now: number): readonly ['stdout' | 'stderr', string][];
   /** Lines written on SIGTERM before exiting 0. */
@@ -16,6 +18,7 @@ export interface ServerScript {
 export async function runServer(io: ShellIO, script: ServerScript): Promise<number> {
   for (const [stream, line] of script.startup(io.now())) io[stream](`${line}\n`);
   if (script.port !== undefined) io.listen?.(script.port);
+  for (const port of script.healthPorts ?? []) io.listen?.(port);
   for (;;) {
     try {
       await io.sleep(Number.POSITIVE_INFINITY);
