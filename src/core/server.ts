@@ -10,6 +10,8 @@ import type { AuditEvent } from './auth/audit/event';
 import type { ConfigReload } from './api/access/access-control';
 import type { KubeletConnections } from './kubelet/connection';
 import type { NodeConfig } from './kubelet/topology';
+import type { FaultInjection } from './api/faults';
+import type { SigningKeyPair } from './controllers';
 
 export type { ConfigReload };
 
@@ -73,6 +75,15 @@ export interface ApiServerOptions {
   readonly nodes?: readonly NodeConfig[];
   /** Nodes of `nodes` whose kubelet does not start (a node stopped by the user stays stopped across restarts). */
   readonly stoppedNodes?: readonly string[];
+  /**
+   * The cluster CA with its key (PEM certificate, PEM private key), as kubeadm
+   * gives kube-controller-manager --cluster-signing-cert-file/-key-file and
+   * --root-ca-file: the CSR signer issues certificates with it and the root-CA
+   * publisher publishes it. Absent: CSRs are not signed (kube's signer needs
+   * those files) and the publisher keeps a CA of its own. The key stays in the
+   * host's function; no API object holds it.
+   */
+  readonly clusterCA?: () => Promise<SigningKeyPair>;
 }
 
 /** The hosts' hold on the simulated nodes' kubelets. */
@@ -104,6 +115,18 @@ export interface ApiServer {
   reloadConfigFiles(): Promise<readonly ConfigReload[]>;
   /** The simulated nodes (none configured: an empty `configured`). */
   readonly nodes: NodeControl;
+  /**
+   * Faults for tests of clients' error paths (src/core/api/faults): answers
+   * matching requests from outside (`handle`) with a Status, a delay or a
+   * broken watch; the server's own clients (`handleAs`) are never faulted.
+   */
+  readonly faults: FaultInjection;
+  /**
+   * Resolves when /readyz would answer 200 (the store has loaded and the
+   * first-start objects exist), rejects when that start-up failed. For hosts
+   * whose clients wait for readiness without polling /readyz (the browser's page).
+   */
+  ready(): Promise<void>;
   /** Resolves when the first-start objects exist and every controller and kubelet has handled what it has seen so far. */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -111,3 +134,4 @@ export interface ApiServer {
 
 export { createApiServer } from './api/create-server';
 export type { NodeConfig } from './kubelet/topology';
+export type { FaultInjection, FaultSpec, InjectedFault } from './api/faults';

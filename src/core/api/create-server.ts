@@ -26,12 +26,15 @@ import { handlePatch } from './handlers/patch';
 import { bootstrapCluster } from './bootstrap';
 import { handleOpenApi } from './openapi';
 import { subresourceHandlers, virtualHandlers } from './custom';
-import { KUBEADM_CONTROLLERS, selectControllers, startControllers, type RunningControllers } from '../controllers';
+import { KUBEADM_CONTROLLERS, selectControllers, startControllers, type LegacyTokenIssuer, type RunningControllers } from '../controllers';
+import { issueLegacyServiceAccountToken } from '../auth';
+import { nodeIpamOptionsFromFlags } from '../controllers/node-lifecycle/node-ipam-controller';
 // Custom resources: the customresourcedefinitions resource and the controller that serves CRDs.
 import { installCustomResources, withCustomResourceDefinitions } from '../crd';
 // Access control: authentication, impersonation, authorization, audit, RBAC (src/core/api/access).
-import { admit, auditResponse, beginAudit, newAuditId, handleIssuerDiscovery, JWKS_PATH, OPENID_CONFIGURATION_PATH, createAccessControl, handleAuditEndpoint, internalClientFor, loadAccessConfig, type InternalClient, reconcileBootstrapPolicy, withRbacWriteChecks, AUDIT_PATH, handleTestIssuer, isTestIssuerPath } from './access';
+import { admit, auditResponse, beginAudit, newAuditId, handleIssuerDiscovery, JWKS_PATH, OPENID_CONFIGURATION_PATH, createAccessControl, handleAuditEndpoint, internalClientFor, loadAccessConfig, type InternalClient, APISERVER_USER, APISERVER_USER_AGENT, reconcileBootstrapPolicy, withRbacWriteChecks, AUDIT_PATH, handleTestIssuer, isTestIssuerPath } from './access';
 import type { UserInfo } from '../auth/types';
+import type { KubeObject } from '../kinds/types';
 import { toStatusError } from './respond';
 // The admission chain (src/core/admission), handed to the handlers through ctx.services.
 import { createAdmissionChain } from '../admission/chain';
@@ -46,6 +49,10 @@ import { KUBELET_CONNECTIONS, KubeletConnections } from '../kubelet/connection';
 // The simulated nodes' kubelets, clients of this server as the controllers are (src/core/kubelet).
 import { startKubelets, type RunningKubelets } from '../kubelet';
 import { DEFAULT_TOPOLOGY } from '../kubelet/topology';
+// metrics.k8s.io/v1beta1 NodeMetrics and PodMetrics from the kubelets' stats (src/core/api/metrics).
+import { metricsResources } from './metrics/metrics-resources';
+// Faults a test adds (src/core/api/faults): matched against requests from outside, once authorized.
+import { FaultInjector, servedResourceInfo } from './faults';
 
 /** kube-apiserver's --etcd-compaction-interval default. */
 const DEFAULT_RETENTION_MS = 5 * 60_000;
@@ -79,13 +86,30 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const featureGates = new FeatureGates(flags['feature-gates']);
   // Start-up errors of the access-control flags (kube-apiserver exits with them) reject here.
   const accessConfig = await loadAccessConfig(flags, options.readFile);
+  // kube-controller-manager's --cluster-cidr / --node-cidr-mask-size: a bad value is a start-up error too.
+  const nodeIpam = nodeIpamOptionsFromFlags(flags);
   const decodeCache = new DecodeCache();
-  const access = createAccessControl(accessConfig, { store: options.store, decodeCache, clock, ...(options.auditSink ? { auditSink: options.auditSink } : {}) });
+  // Legacy token tracking: the authenticator labels a used legacy token's Secret through the
+  // server's loopback client (system:apiserver), as kube-apiserver's secretsWriter does.
+  const markLegacyTokenUsed = async (secret: KubeObject, date: string): Promise<void> => {
+    const meta = secret.metadata ?? {};
+    const path = `/api/v1/namespaces/${encodeURIComponent(meta.namespace ?? '')}/secrets/${encodeURIComponent(meta.name ?? '')}`;
+    const patch = { metadata: { uid: meta.uid, labels: { 'kubernetes.io/legacy-token-last-used': date } } };
+    const response = await serve(
+      new Request(`http://kubetab.internal${path}`, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json', 'User-Agent': APISERVER_USER_AGENT }, body: JSON.stringify(patch) }),
+      { user: APISERVER_USER, userAgent: APISERVER_USER_AGENT },
+    );
+    await response.text();
+    if (!response.ok) (options.log ?? console.info)(`legacy token tracking: labeling secret ${meta.namespace}/${meta.name}: ${response.status}`);
+  };
+  const access = createAccessControl(accessConfig, { store: options.store, decodeCache, clock, markLegacyTokenUsed, ...(options.auditSink ? { auditSink: options.auditSink } : {}) });
   // Key files are part of the configuration: a bad one is a start-up error too.
   if (accessConfig.serviceAccounts.signingKeyPem || accessConfig.serviceAccounts.verificationKeyPems.length) await access.serviceAccountKeys();
   // The built-ins plus customresourcedefinitions with the CRD strategy of src/core/crd;
   // the RBAC kinds refuse privilege escalation whatever the authorizer.
-  const builtins = withRbacWriteChecks(withCustomResourceDefinitions(builtinResources({ featureGates: featureGates.all() })), () => access);
+  // metrics.k8s.io is served, as by a metrics-server add-on, when the server has kubelets to read (decision 0353).
+  const servesMetrics = options.kubeletConnections !== undefined || (options.nodes ?? ((options.controllers ?? KUBEADM_CONTROLLERS).length > 0 ? DEFAULT_TOPOLOGY : [])).length > 0;
+  const builtins = withRbacWriteChecks(withCustomResourceDefinitions([...builtinResources({ featureGates: featureGates.all() }), ...(servesMetrics ? metricsResources() : [])]), () => access);
   const registry = new ResourceRegistry(builtins, flags['runtime-config']);
   // --enable-admission-plugins / --disable-admission-plugins: unknown names are start-up errors.
   // NodeRestriction on unless the flags say otherwise, as kubeadm configures kube-apiserver (decision 0191).
@@ -112,6 +136,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     startedAt: clock.now(),
     access,
   };
+  const faults = new FaultInjector(clock, () => servedResourceInfo(registry), () => options.store.currentRevision());
   // The discovery documents' storageVersionHash values (a SHA-256 per resource):
   // computed when a resource list first shows them, not at every start, where
   // their hundred digests would queue ahead of the first request's (decision 0317).
@@ -145,7 +170,12 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       const enabled = options.controllers ?? KUBEADM_CONTROLLERS;
       if (enabled.length > 0) {
         const send = (request: Request, userAgent?: string) => serve(request, internalClientFor(userAgent ?? request.headers.get('user-agent')));
-        controllers = startControllers({ send, clock, enabled, ...(options.log ? { log: options.log } : {}) });
+        // kube-controller-manager's keys: the service-account key signs legacy Secret tokens; the host's
+        // cluster CA (when it has one) signs CSRs and is the root CA published to every namespace.
+        const serviceAccountTokens: LegacyTokenIssuer = async (o) => issueLegacyServiceAccountToken({ keys: await access.serviceAccountKeys(), ...o });
+        const clusterCA = options.clusterCA;
+        const signing = clusterCA ? { clusterSigning: { keyPair: clusterCA }, rootCA: { certificate: async () => (await clusterCA()).certificate } } : {};
+        controllers = startControllers({ send, clock, enabled, serviceAccountTokens, ...signing, nodeIpam, ...(options.log ? { log: options.log } : {}) });
         await controllers.idle();
       }
       // The kubelets start after the controllers, as a kind node's kubelet joins a running control plane.
@@ -204,7 +234,11 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
           // Custom resources have no protobuf form: they negotiate again before any work, so a
           // protobuf-only client gets its 406 before a write happens, as in kube; errors keep `output`.
           const resourceScope = isCustomResource(served) ? { ...scope, output: resourceOutput(scope) } : scope;
-          response = await dispatch(user ? { ...ctx, user } : ctx, resourceScope, route);
+          const run = () => dispatch(user ? { ...ctx, user } : ctx, resourceScope, route);
+          response =
+            client === undefined && faults.active
+              ? await faults.serve({ verb: route.verb, group: served.group, resource: route.resource, subresource: route.subresource, namespace: route.namespace, name: route.name, user, query: url.searchParams, request }, output, run)
+              : await run();
         }
       }
     } catch (err) {
@@ -336,11 +370,16 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     handle,
     handleAs,
     reloadConfigFiles: () => access.reloadConfigFiles(),
+    faults,
     nodes: {
       configured: nodeConfigs,
       running: () => kubelets?.running() ?? [],
       stopNode: async (name) => kubelets?.stopNode(name),
       startNode: (name) => kubelets?.startNode(name),
+    },
+    async ready() {
+      // storeReady is set by an earlier reaction to the same store.ready() that bootstrapped follows.
+      await bootstrapped;
     },
     async idle() {
       await bootstrapped;
@@ -351,6 +390,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     async close() {
       closing = true;
       customResources.stop();
+      faults.stop();
       access.stop();
       await bootstrapped.catch(() => undefined);
       await kubelets?.stop();

@@ -73,8 +73,12 @@ export function compareKubeVersions(a: string, b: string): number {
   return pb.minor - pa.minor;
 }
 
+/** metrics.k8s.io's APIService has metrics-server's groupPriorityMinimum 100, below the custom resources' 1000. */
+const LAST_GROUPS = ['metrics.k8s.io'];
+
 function groupRank(group: string): number {
   const index = GROUP_ORDER.indexOf(group);
+  if (index === -1 && LAST_GROUPS.includes(group)) return GROUP_ORDER.length + 1 + LAST_GROUPS.indexOf(group);
   return index === -1 ? GROUP_ORDER.length : index;
 }
 

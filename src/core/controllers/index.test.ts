@@ -9,7 +9,7 @@ let ts: TestServer | undefined;
 afterEach(async () => ts?.close());
 
 // kube-controller-manager's ControllersDisabledByDefault (and kubeadm's cluster-info, KubeTab's own) stay out of '*'.
-const OFF_BY_DEFAULT = ['bootstrap-signer-controller', 'token-cleaner-controller', 'kubeadm-cluster-info', 'kubeadm-addons'];
+const OFF_BY_DEFAULT = ['bootstrap-signer-controller', 'token-cleaner-controller', 'kubeadm-cluster-info', 'kubeadm-addons', 'local-path-provisioner'];
 const ON_BY_DEFAULT = CONTROLLER_NAMES.filter((n) => !OFF_BY_DEFAULT.includes(n));
 
 describe('selectControllers', () => {

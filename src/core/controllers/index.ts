@@ -48,9 +48,26 @@ import { ClockTimers } from '../util/clock-timers';
 import { EventRecorder } from './runtime/event-recorder';
 import { nodeLifecycleController, NODE_LIFECYCLE_CONTROLLER } from './node-lifecycle/node-lifecycle-controller';
 import { taintEvictionController, TAINT_EVICTION_CONTROLLER } from './node-lifecycle/taint-eviction-controller';
-import { nodeIpamController, NODE_IPAM_CONTROLLER } from './node-lifecycle/node-ipam-controller';
+import { nodeIpamController, NODE_IPAM_CONTROLLER, type NodeIpamOptions } from './node-lifecycle/node-ipam-controller';
 import { ttlController, TTL_CONTROLLER } from './node-lifecycle/ttl-controller';
 import { kubeadmAddonsController, KUBEADM_ADDONS_CONTROLLER } from './kubeadm/addons';
+import { persistentVolumeBinder, PV_BINDER_CONTROLLER } from './persistentvolume/pv-controller';
+import { localPathProvisioner, LOCAL_PATH_PROVISIONER_CONTROLLER } from './persistentvolume/local-path-provisioner';
+import { pvcProtectionController, PVC_PROTECTION_CONTROLLER } from './volume-protection/pvc-protection-controller';
+import { pvProtectionController, PV_PROTECTION_CONTROLLER } from './volume-protection/pv-protection-controller';
+import { csrSigningController, CSR_SIGNING_CONTROLLER } from './csr/csr-signing-controller';
+import { csrApprovingController, CSR_APPROVING_CONTROLLER } from './csr/csr-approving-controller';
+import { csrCleanerController, CSR_CLEANER_CONTROLLER } from './csr/csr-cleaner-controller';
+import type { ClusterSigningOptions } from './csr/signing-ca';
+import { serviceAccountTokenController, SERVICE_ACCOUNT_TOKEN_CONTROLLER, type LegacyTokenIssuer } from './legacy-sa-token/tokens-controller';
+import { legacyTokenTrackingController, LEGACY_TOKEN_TRACKING_CONTROLLER } from './legacy-sa-token/token-tracking-controller';
+import { legacyTokenCleaner, LEGACY_TOKEN_CLEANER_CONTROLLER } from './legacy-sa-token/legacy-token-cleaner';
+import { apiServiceRegistrationController, APISERVICE_REGISTRATION_CONTROLLER } from './bootstrap/apiservice-registration';
+import { horizontalPodAutoscalerController, HPA_CONTROLLER } from './podautoscaler/hpa-controller';
+import { endpointsController, ENDPOINTS_CONTROLLER } from './endpoints/endpoints-controller';
+import { endpointSliceController, ENDPOINTSLICE_CONTROLLER } from './endpointslice/endpointslice-controller';
+import { endpointSliceMirroringController, ENDPOINTSLICE_MIRRORING_CONTROLLER } from './endpointslice-mirroring/mirroring-controller';
+import { disruptionController, DISRUPTION_CONTROLLER } from './disruption/disruption-controller';
 
 export interface StartControllersOptions {
   /** The server, authenticated as the identity the controllers run as. */
@@ -70,10 +87,16 @@ export interface StartControllersOptions {
   readonly clusterInfo?: ClusterInfoOptions;
   /** How often controllers waiting for a time of the Clock re-read it (default 1 s; tests pass less). */
   readonly clockPollMs?: number;
+  /** The CSR signer's CA (--cluster-signing-cert-file/--cluster-signing-key-file) and --cluster-signing-duration; no CA: no signer. */
+  readonly clusterSigning?: ClusterSigningOptions;
+  /** Signs legacy service-account tokens with the server's key (--service-account-private-key-file); absent: no token controller. */
+  readonly serviceAccountTokens?: LegacyTokenIssuer;
+  /** The node-ipam controller's --cluster-cidr and --node-cidr-mask-size (default: kind's 10.244.0.0/16 in /24s). */
+  readonly nodeIpam?: NodeIpamOptions;
 }
 
-/** The controllers of a kubeadm cluster: kube-controller-manager --controllers=*,bootstrapsigner,tokencleaner, and kubeadm's cluster-info and add-ons. */
-export const KUBEADM_CONTROLLERS: readonly string[] = Object.freeze(['*', 'bootstrapsigner', 'tokencleaner', CLUSTER_INFO_CONTROLLER, KUBEADM_ADDONS_CONTROLLER]);
+/** The controllers of a kubeadm cluster: kube-controller-manager --controllers=*,bootstrapsigner,tokencleaner, kubeadm's cluster-info and add-ons, and kind's local-path provisioner. */
+export const KUBEADM_CONTROLLERS: readonly string[] = Object.freeze(['*', 'bootstrapsigner', 'tokencleaner', CLUSTER_INFO_CONTROLLER, KUBEADM_ADDONS_CONTROLLER, LOCAL_PATH_PROVISIONER_CONTROLLER]);
 
 export interface RunningControllers {
   /** Stops every controller and its watches. */
@@ -87,7 +110,7 @@ interface Registration {
   readonly aliases: readonly string[];
   /** kube-controller-manager's service account the controller acts as (for its User-Agent). */
   readonly serviceAccount?: string;
-  readonly component: 'kube-controller-manager' | 'kube-apiserver' | 'kube-scheduler' | 'kubelet' | 'kubeadm';
+  readonly component: 'kube-controller-manager' | 'kube-apiserver' | 'kube-scheduler' | 'kubelet' | 'kubeadm' | 'local-path-provisioner';
   /** Left out of '*' (kube's ControllersDisabledByDefault); named explicitly to run. */
   readonly disabledByDefault?: boolean;
   readonly factory: (ctx: ControllerContext, options: StartControllersOptions) => Controller;
@@ -97,6 +120,8 @@ const REGISTRY: readonly Registration[] = [
   { name: BOOTSTRAP_CONTROLLER, aliases: ['bootstrap'], component: 'kube-apiserver', factory: (ctx, o) => bootstrapController(ctx, o.bootstrap) },
   // kube-apiserver's APF configuration controller: each FlowSchema's Dangling condition.
   { name: APF_CONFIGURATION_CONTROLLER, aliases: [], component: 'kube-apiserver', factory: (ctx) => apfConfigurationController(ctx) },
+  // kube-apiserver's APIServices (autoregister, CRD registration, Local availability; docs/decisions/0353).
+  { name: APISERVICE_REGISTRATION_CONTROLLER, aliases: [], component: 'kube-apiserver', factory: (ctx) => apiServiceRegistrationController(ctx) },
   { name: NAMESPACE_CONTROLLER, aliases: ['namespace'], serviceAccount: 'namespace-controller', component: 'kube-controller-manager', factory: (ctx) => namespaceController(ctx) },
   { name: GARBAGE_COLLECTOR, aliases: ['garbagecollector'], serviceAccount: 'generic-garbage-collector', component: 'kube-controller-manager', factory: (ctx) => garbageCollector(ctx) },
   { name: SERVICE_ACCOUNT_CONTROLLER, aliases: ['serviceaccount'], serviceAccount: 'service-account-controller', component: 'kube-controller-manager', factory: (ctx) => serviceAccountController(ctx) },
@@ -149,6 +174,13 @@ const REGISTRY: readonly Registration[] = [
     component: 'kube-controller-manager',
     factory: (ctx) => ttlAfterFinishedController(ctx),
   },
+  {
+    name: HPA_CONTROLLER,
+    aliases: ['horizontalpodautoscaling'],
+    serviceAccount: 'horizontal-pod-autoscaler',
+    component: 'kube-controller-manager',
+    factory: (ctx) => horizontalPodAutoscalerController(ctx),
+  },
   { name: POD_GC_CONTROLLER, aliases: ['podgc'], serviceAccount: 'pod-garbage-collector', component: 'kube-controller-manager', factory: (ctx) => podGCController(ctx) },
   // What kubeadm init leaves in kube-public for joining nodes (docs/decisions/0190).
   {
@@ -166,12 +198,47 @@ const REGISTRY: readonly Registration[] = [
     },
   },
   // Nodes (docs/decisions/0350): CIDRs, health and taints, evictions, the TTL annotation; all as node-controller but the last.
-  { name: NODE_IPAM_CONTROLLER, aliases: ['nodeipam'], serviceAccount: 'node-controller', component: 'kube-controller-manager', factory: (ctx) => nodeIpamController(ctx) },
+  { name: NODE_IPAM_CONTROLLER, aliases: ['nodeipam'], serviceAccount: 'node-controller', component: 'kube-controller-manager', factory: (ctx, o) => nodeIpamController(ctx, o.nodeIpam) },
   { name: NODE_LIFECYCLE_CONTROLLER, aliases: ['nodelifecycle'], serviceAccount: 'node-controller', component: 'kube-controller-manager', factory: (ctx) => nodeLifecycleController(ctx) },
   { name: TAINT_EVICTION_CONTROLLER, aliases: [], serviceAccount: 'node-controller', component: 'kube-controller-manager', factory: (ctx) => taintEvictionController(ctx) },
   { name: TTL_CONTROLLER, aliases: ['ttl'], serviceAccount: 'ttl-controller', component: 'kube-controller-manager', factory: (ctx) => ttlController(ctx) },
+  // Services' endpoints (Endpoints, EndpointSlices, mirrored slices) and PodDisruptionBudgets' status.
+  { name: ENDPOINTS_CONTROLLER, aliases: ['endpoint'], serviceAccount: 'endpoint-controller', component: 'kube-controller-manager', factory: (ctx) => endpointsController(ctx) },
+  { name: ENDPOINTSLICE_CONTROLLER, aliases: ['endpointslice'], serviceAccount: 'endpointslice-controller', component: 'kube-controller-manager', factory: (ctx) => endpointSliceController(ctx) },
+  {
+    name: ENDPOINTSLICE_MIRRORING_CONTROLLER,
+    aliases: ['endpointslicemirroring'],
+    serviceAccount: 'endpointslicemirroring-controller',
+    component: 'kube-controller-manager',
+    factory: (ctx) => endpointSliceMirroringController(ctx),
+  },
+  { name: DISRUPTION_CONTROLLER, aliases: ['disruption'], serviceAccount: 'disruption-controller', component: 'kube-controller-manager', factory: (ctx) => disruptionController(ctx) },
   // kubeadm's addon phase: CoreDNS and kube-proxy, created on the first start.
   { name: KUBEADM_ADDONS_CONTROLLER, aliases: [], component: 'kubeadm', disabledByDefault: true, factory: (ctx) => kubeadmAddonsController(ctx) },
+  // Persistent volumes: binding, the protection finalizers, and kind's local-path provisioner for the `standard` class.
+  { name: PV_BINDER_CONTROLLER, aliases: ['persistentvolume-binder'], serviceAccount: 'persistent-volume-binder', component: 'kube-controller-manager', factory: (ctx) => persistentVolumeBinder(ctx) },
+  { name: PVC_PROTECTION_CONTROLLER, aliases: ['pvc-protection'], serviceAccount: 'pvc-protection-controller', component: 'kube-controller-manager', factory: (ctx) => pvcProtectionController(ctx) },
+  { name: PV_PROTECTION_CONTROLLER, aliases: ['pv-protection'], serviceAccount: 'pv-protection-controller', component: 'kube-controller-manager', factory: (ctx) => pvProtectionController(ctx) },
+  { name: LOCAL_PATH_PROVISIONER_CONTROLLER, aliases: [], component: 'local-path-provisioner', disabledByDefault: true, factory: (ctx) => localPathProvisioner(ctx) },
+  // Certificates: the built-in signers, kubelet client auto-approval, and the clean-up of finished requests.
+  { name: CSR_SIGNING_CONTROLLER, aliases: ['csrsigning'], serviceAccount: 'certificate-controller', component: 'kube-controller-manager', factory: (ctx, o) => csrSigningController(ctx, o.clusterSigning) },
+  { name: CSR_APPROVING_CONTROLLER, aliases: ['csrapproving'], serviceAccount: 'certificate-controller', component: 'kube-controller-manager', factory: (ctx) => csrApprovingController(ctx) },
+  { name: CSR_CLEANER_CONTROLLER, aliases: ['csrcleaner'], serviceAccount: 'certificate-controller', component: 'kube-controller-manager', factory: (ctx) => csrCleanerController(ctx) },
+  // Legacy service-account tokens: filled in (with kube-controller-manager's own credentials), tracked, cleaned up.
+  {
+    name: SERVICE_ACCOUNT_TOKEN_CONTROLLER,
+    aliases: ['serviceaccount-token'],
+    component: 'kube-controller-manager',
+    factory: (ctx, o) => serviceAccountTokenController(ctx, { ...(o.serviceAccountTokens ? { issue: o.serviceAccountTokens } : {}), ...(o.rootCA ? { rootCA: o.rootCA } : {}) }),
+  },
+  { name: LEGACY_TOKEN_TRACKING_CONTROLLER, aliases: [], component: 'kube-apiserver', factory: (ctx) => legacyTokenTrackingController(ctx) },
+  {
+    name: LEGACY_TOKEN_CLEANER_CONTROLLER,
+    aliases: ['legacy-service-account-token-cleaner'],
+    serviceAccount: 'legacy-service-account-token-cleaner',
+    component: 'kube-controller-manager',
+    factory: (ctx) => legacyTokenCleaner(ctx),
+  },
 ];
 
 export const CONTROLLER_NAMES: readonly string[] = REGISTRY.map((r) => r.name);
@@ -259,3 +326,5 @@ export type { Send } from './client/api-client';
 export type { RootCAOptions } from './root-ca/root-ca-publisher';
 export type { BootstrapOptions } from './bootstrap/bootstrap-controller';
 export type { ClusterInfoOptions } from './kubeadm/cluster-info';
+export type { ClusterSigningOptions, SigningKeyPair } from './csr/signing-ca';
+export type { LegacyTokenIssuer } from './legacy-sa-token/tokens-controller';

@@ -34,6 +34,7 @@ import {
 } from '../../auth';
 import type { Clock } from '../../clock';
 import type { MvccStore } from '../../storage/types';
+import type { KubeObject } from '../../kinds/types';
 import type { DecodeCache } from '../object-codec';
 import { AuditLog } from './audit-log';
 import {
@@ -113,6 +114,8 @@ export interface AccessControlDeps {
   readonly auditCapacity?: number;
   /** Where audit events go, stage by stage, as the policy decides (the Node host's --audit-log-path). */
   readonly auditSink?: (event: AuditEvent) => void;
+  /** Labels a used legacy token's Secret with the date (kube-apiserver's secretsWriter, its loopback client). */
+  readonly markLegacyTokenUsed?: (secret: KubeObject, date: string) => Promise<void>;
 }
 
 /**
@@ -277,6 +280,7 @@ export function createAccessControl(initial: AccessConfig, deps: AccessControlDe
     getSecret: (ns, name) => objects.get('', 'secrets', ns, name),
     getPod: (ns, name) => objects.get('', 'pods', ns, name),
     getNode: (name) => objects.get('', 'nodes', '', name),
+    ...(deps.markLegacyTokenUsed ? { markLegacyTokenUsed: deps.markLegacyTokenUsed } : {}),
   });
   /** The authentication chain for the configuration in use (rebuilt when --authentication-config changes). */
   const buildAuthn = (): RequestAuthenticatorChain => {

@@ -12,6 +12,9 @@ import { handlePodEviction } from './pod-eviction';
 import { handleUpgradeRequired } from './upgrade-required';
 import { handleProxy } from './proxy';
 import { handleComponentStatuses } from './componentstatuses';
+// metrics.k8s.io/v1beta1, served as metrics-server would (src/core/api/metrics).
+import { handleNodeMetrics, handlePodMetrics } from '../metrics/metrics-handlers';
+import { NODE_METRICS_HANDLER, POD_METRICS_HANDLER } from '../metrics/metrics-resources';
 import {
   handleLocalSubjectAccessReview,
   handleSelfSubjectAccessReview,
@@ -42,6 +45,8 @@ export const subresourceHandlers: Record<string, SubresourceHandler> = {
 export const virtualHandlers: Record<string, VirtualHandler> = {
   'pod-binding': handleBindingResource,
   componentstatuses: handleComponentStatuses,
+  [NODE_METRICS_HANDLER]: handleNodeMetrics,
+  [POD_METRICS_HANDLER]: handlePodMetrics,
   tokenreview: handleTokenReview,
   selfsubjectreview: handleSelfSubjectReview,
   subjectaccessreview: handleSubjectAccessReview,

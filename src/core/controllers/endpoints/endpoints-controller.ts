@@ -86,12 +86,14 @@ export function endpointsController(ctx: ControllerContext): Controller {
     const next: KubeObject = structuredClone(current);
     next.apiVersion = 'v1';
     next.kind = 'Endpoints';
-    next['subsets'] = subsets;
+    // An empty list is left out (omitempty).
+    if (subsets.length > 0) next['subsets'] = subsets;
+    else delete next['subsets'];
     const meta = next.metadata!;
     const annotations: Record<string, string> = { ...(meta.annotations ?? {}) };
     if (triggerTime !== undefined) annotations[LAST_CHANGE_TRIGGER_TIME] = formatRFC3339Nano(triggerTime);
     else delete annotations[LAST_CHANGE_TRIGGER_TIME];
-    if (truncateSubsets(subsets)) annotations[OVER_CAPACITY] = 'truncated';
+    if (subsets.length > 0 && truncateSubsets(subsets)) annotations[OVER_CAPACITY] = 'truncated';
     else delete annotations[OVER_CAPACITY];
     meta.annotations = annotations;
     const labels = { ...(svc.metadata?.labels ?? {}) };

@@ -9,6 +9,7 @@ import { errorMessage, isAlreadyExists, isNotFound } from '../client/api-error';
 import type { Controller, ControllerContext } from '../runtime/controller';
 import { WorkQueue } from '../runtime/work-queue';
 import { addonObjects, KUBEADM_CONFIG, kubeadmConfig } from './addons-objects';
+import { defaultStorageObjects } from './default-storage-class';
 
 export const KUBEADM_ADDONS_CONTROLLER = 'kubeadm-addons';
 
@@ -24,7 +25,7 @@ export function kubeadmAddonsController(ctx: ControllerContext): Controller {
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
-      for (const { gvr, object } of [...addonObjects(), config]) {
+      for (const { gvr, object } of [...addonObjects(), ...defaultStorageObjects(), config]) {
         try {
           await ctx.client.create(gvr, object.metadata?.namespace ?? '', object);
         } catch (err) {

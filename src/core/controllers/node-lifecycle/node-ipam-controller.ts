@@ -27,6 +27,35 @@ export interface NodeIpamOptions {
   readonly nodeMaskSize?: number;
 }
 
+/**
+ * kube-controller-manager's --cluster-cidr and --node-cidr-mask-size from the
+ * server's flags (KubeTab's one process takes both programs' flags), e.g. a
+ * /22 a node for nodes that run more than 253 pods. A bad value is a start-up
+ * error, as it stops kube-controller-manager.
+ */
+export function nodeIpamOptionsFromFlags(flags: Readonly<Record<string, string>>): NodeIpamOptions {
+  const clusterCIDR = flags['cluster-cidr'];
+  const mask = flags['node-cidr-mask-size'];
+  if (clusterCIDR === undefined && mask === undefined) return {};
+  let bits = 16;
+  if (clusterCIDR !== undefined) {
+    try {
+      bits = parseCIDR(clusterCIDR).bits;
+    } catch {
+      throw new Error(`invalid argument "${clusterCIDR}" for "--cluster-cidr" flag: invalid CIDR address: ${clusterCIDR}`);
+    }
+  }
+  let nodeMaskSize: number | undefined;
+  if (mask !== undefined) {
+    if (!/^\d+$/.test(mask)) throw new Error(`invalid argument "${mask}" for "--node-cidr-mask-size" flag: strconv.ParseInt: parsing "${mask}": invalid syntax`);
+    nodeMaskSize = Number(mask);
+    // kube refuses a node mask no longer than the cluster's, and more than 16 bits between them.
+    if (nodeMaskSize <= bits || nodeMaskSize > 32) throw new Error(`--node-cidr-mask-size ${nodeMaskSize} must be longer than the --cluster-cidr mask size ${bits} and at most 32`);
+    if (nodeMaskSize - bits > 16) throw new Error(`--node-cidr-mask-size ${nodeMaskSize} is more than 16 bits longer than the --cluster-cidr mask size ${bits}`);
+  }
+  return { ...(clusterCIDR !== undefined ? { clusterCIDR } : {}), ...(nodeMaskSize !== undefined ? { nodeMaskSize } : {}) };
+}
+
 function parseCIDR(cidr: string): { base: number; bits: number } {
   const [ip, bits] = cidr.split('/');
   const parts = (ip ?? '').split('.').map(Number);

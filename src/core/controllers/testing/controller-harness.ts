@@ -1,7 +1,7 @@
 // A test server with the controllers running against it as clients, for the
 // controllers' own tests.
 
-import { startTestServer, type TestServer } from '../../../test-support/api-harness';
+import { startTestServer, type TestServer, type TestServerOptions } from '../../../test-support/api-harness';
 import { startControllers, type RunningControllers, type StartControllersOptions } from '../index';
 import { identityForUserAgent } from '../../api/access/internal-identities';
 
@@ -21,11 +21,13 @@ export interface TestBedOptions extends Partial<Omit<StartControllersOptions, 's
    * needed where a controller writes RBAC objects.
    */
   readonly asInternalClients?: boolean;
+  /** The test server's own options (kubelet doubles, nodes). */
+  readonly server?: TestServerOptions;
 }
 
 export async function startControllerTestBed(testOptions: TestBedOptions = {}): Promise<ControllerTestBed> {
-  const { asInternalClients, ...options } = testOptions;
-  const ts = await startTestServer();
+  const { asInternalClients, server, ...options } = testOptions;
+  const ts = server ? await startTestServer({}, undefined, [], server) : await startTestServer();
   const logs: string[] = [];
   const controllers = startControllers({
     send: (r) => (asInternalClients ? ts.server.handleAs(r, identityForUserAgent(r.headers.get('user-agent'))) : ts.server.handle(r)),
