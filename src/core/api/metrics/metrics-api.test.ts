@@ -202,6 +202,16 @@ describe('discovery', () => {
     expect(metrics.versions[0].resources.map((r: { resource: string }) => r.resource)).toEqual(['nodes', 'pods']);
   });
 
+  it('publishes the group in /openapi/v3 and /openapi/v2', async () => {
+    const index = (await t.get('/openapi/v3')).body;
+    expect(Object.keys(index.paths)).toContain('apis/metrics.k8s.io/v1beta1');
+    const doc = (await t.get('/openapi/v3/apis/metrics.k8s.io/v1beta1')).body;
+    expect(doc.components.schemas['io.k8s.metrics.v1beta1.PodMetrics'].properties.containers.type).toBe('array');
+    expect(Object.keys(doc.paths)).toContain('/apis/metrics.k8s.io/v1beta1/namespaces/{namespace}/pods/{name}');
+    const v2 = (await t.get('/openapi/v2')).body;
+    expect(v2.definitions['io.k8s.metrics.v1beta1.NodeMetrics']).toBeDefined();
+  });
+
   it('is not served by a server without kubelets', async () => {
     const bare = await startTestServer();
     try {

@@ -53,8 +53,8 @@ describe('controller selection', () => {
     expect(selectControllers(['*'])).not.toContain('token-cleaner-controller');
     expect(selectControllers(undefined)).toEqual(selectControllers(['*']));
     expect(selectControllers(['*', 'bootstrapsigner', 'tokencleaner'])).toEqual(
-      // kubeadm's own (cluster-info, the add-ons) are not kube-controller-manager's.
-      CONTROLLER_NAMES.filter((n) => n !== 'kubeadm-cluster-info' && n !== 'kubeadm-addons'),
+      // kubeadm's own (cluster-info, the add-ons) and kind's local-path provisioner are not kube-controller-manager's.
+      CONTROLLER_NAMES.filter((n) => !['kubeadm-cluster-info', 'kubeadm-addons', 'local-path-provisioner'].includes(n)),
     );
   });
 

@@ -247,9 +247,14 @@ export function horizontalPodAutoscalerController(ctx: ControllerContext): Contr
         requeue.forget(key);
         return;
       }
-      // The next look, whatever this one finds (kube's fixed-interval resync of every HPA).
+      // The next look, whatever this one finds (kube's fixed-interval resync of every HPA): a
+      // failure is retried then, not at once, so that a failed status write never rescales twice.
       requeue.after(key, HPA_SYNC_PERIOD_MS);
-      await reconcile(hpa);
+      try {
+        await reconcile(hpa);
+      } catch (err) {
+        ctx.log(`failed to reconcile HorizontalPodAutoscaler ${key}: ${errorMessage(err)}`);
+      }
     },
     ctx.log,
   );

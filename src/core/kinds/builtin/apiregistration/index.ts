@@ -6,6 +6,7 @@ import { fieldErrors, type FieldError } from '../../../errors/field-errors';
 import type { KubeObject, ResourceDefinition } from '../../types';
 import { defineResource, statusSubresource, version } from '../common/define';
 import { standardStrategy } from '../common/strategy';
+import { isValidPathSegmentName, nameIsPathSegment } from '../../validation/names';
 import { age, AGE_COLUMN, arr, col, num, rec, str, table } from '../common/table';
 
 function defaultAPIService(s: KubeObject): void {
@@ -19,7 +20,8 @@ function validateAPIService(s: KubeObject): FieldError[] {
   const name = s.metadata?.name ?? '';
   const expected = `${str(spec.version)}.${str(spec.group)}`;
   if (!str(spec.group) && str(spec.version) !== 'v1') errs.push(fieldErrors.required('spec.group', 'only v1 may have an empty group and it better be legacy kube'));
-  if (name !== (str(spec.group) ? expected : str(spec.version))) errs.push(fieldErrors.invalid('metadata.name', name, `must be ${expected}`));
+  // kube's name rule for APIServices: a path segment that is exactly version.group ("v1." for the core group).
+  if (isValidPathSegmentName(name).length === 0 && name !== expected) errs.push(fieldErrors.invalid('metadata.name', name, `must be \`spec.version+"."+spec.group\`: ${JSON.stringify(expected)}`));
   if (!str(spec.version)) errs.push(fieldErrors.required('spec.version'));
   const gpm = num(spec.groupPriorityMinimum);
   if (gpm <= 0 || gpm > 20000) errs.push(fieldErrors.invalid('spec.groupPriorityMinimum', gpm, 'must be positive and less than 20000'));
@@ -61,6 +63,7 @@ export const apiServicesResource: ResourceDefinition = defineResource({
   subresources: [statusSubresource('APIService')],
   strategy: standardStrategy({
     namespaced: false,
+    nameRule: nameIsPathSegment,
     statusFields: ['status'],
     initialStatus: () => ({}),
     default: (o) => defaultAPIService(o),
