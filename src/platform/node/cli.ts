@@ -3,7 +3,9 @@
 // Serves KubeTab's API over HTTP on 127.0.0.1 and writes a kubeconfig that
 // kubectl uses as it is. In memory unless --data-dir is given.
 
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { parseCliArgs } from './cli-args';
 import { writeKubeconfig, type ExecUser } from './kubeconfig';
 import { startNodeHost } from './node-host';
@@ -29,6 +31,10 @@ const USAGE = `Usage: npm run serve -- [--port 8080] [--kubeconfig ./kubeconfig]
   --nodes-config F    the nodes from a JSON or YAML list of
                       {name?, role, cpu?, memory?, ephemeralStorage?, maxPods?, zone?}
   --time-scale N      simulated time (the cluster's clock and every timer on it) runs N times as fast
+  --print-env         print KUBECONFIG=PATH and KUBETAB_URL=URL on stdout (the other messages go to
+                      stderr), writing the kubeconfig to a temporary file unless --kubeconfig is given
+  --cors-allowed-origins RE,…   browser apps of these origins (regular expressions, pinned to the host:
+                      '^http://localhost(:|$)') may call the server directly, as kube-apiserver's flag
 
 By default the server is secured like a kubeadm cluster: --authorization-mode=Node,RBAC
 (unless --authorization-mode or --authorization-config is given), an administrator
@@ -56,6 +62,19 @@ Any other flag is passed to the server as kube-apiserver's flag of that name, e.
   --etcd-compaction-interval=5m0s
 `;
 
+/**
+ * The kubeconfig's credential-plugin context: run from the repository (tsx
+ * at hand). The packaged CLI has no tsx to run the plugin with and leaves the
+ * context out.
+ */
+function credentialPluginUsers(tokenFile: string): ExecUser[] {
+  try {
+    return [{ name: 'kubetab-default-sa', ...pluginCommand('system:serviceaccount:default:default', tokenFile) }];
+  } catch {
+    return [];
+  }
+}
+
 async function main(): Promise<void> {
   let options;
   try {
@@ -69,6 +88,8 @@ async function main(): Promise<void> {
     return;
   }
 
+  // --print-env: stdout is the environment alone; the controllers' and kubelets' console messages go to stderr.
+  if (options.printEnv) console.info = console.log = (...args: unknown[]) => console.error(...args);
   const dataDir = options.dataDir ? resolve(options.dataDir) : undefined;
   // The secure default (unless --open): Node,RBAC, an administrator token, https.
   const secure: SecureSetup | undefined = options.open ? undefined : await secureDefaults(options.flags, { ...(dataDir ? { dataDir } : {}), bindAddress: options.bindAddress });
@@ -90,13 +111,17 @@ async function main(): Promise<void> {
     tls,
     ...(options.timeScale !== 1 ? { clock: systemClock(0, options.timeScale) } : {}),
     ...(nodes ? { nodes } : {}),
+    ...(secure?.clusterCA ? { clusterCA: secure.clusterCA } : {}),
   });
 
   if (secure?.adminCertificate) await ensureClusterAdminsBinding(host.apiServer, host.url);
 
-  if (options.kubeconfig) {
-    const path = resolve(options.kubeconfig);
-    const execUsers: ExecUser[] = secure ? [{ name: 'kubetab-default-sa', ...pluginCommand('system:serviceaccount:default:default', secure.tokenFile) }] : [];
+  // With --print-env stdout carries only the environment: the messages go to stderr.
+  const say = (text: string) => (options.printEnv ? process.stderr : process.stdout).write(text);
+  const kubeconfigPath = options.kubeconfig ? resolve(options.kubeconfig) : options.printEnv ? join(await mkdtemp(join(tmpdir(), 'kubetab-kubeconfig-')), 'kubeconfig') : undefined;
+  if (kubeconfigPath) {
+    const path = kubeconfigPath;
+    const execUsers: ExecUser[] = secure ? credentialPluginUsers(secure.tokenFile) : [];
     // In https mode kubectl trusts the served certificate (self-signed, or its chain's PEM).
     await writeKubeconfig(path, {
       server: host.url,
@@ -105,17 +130,17 @@ async function main(): Promise<void> {
       execUsers,
       ...(secure?.adminCertificate ? { certificateUsers: [{ name: 'kubernetes-admin-cert', ...secure.adminCertificate }] } : {}),
     });
-    process.stdout.write(`Wrote kubeconfig to ${path}\n  try: kubectl --kubeconfig ${options.kubeconfig} get namespaces\n`);
+    say(`Wrote kubeconfig to ${path}\n  try: kubectl --kubeconfig ${options.kubeconfig ?? path} get namespaces\n`);
   }
-  process.stdout.write(`KubeTab API server listening on ${host.url}\n`);
-  if (secure) process.stdout.write(`Access control: ${flags['authorization-mode'] ?? `--authorization-config=${flags['authorization-config']}`}; tokens in ${secure.tokenFile}\n`);
-  process.stdout.write(options.dataDir ? `Data kept in ${resolve(options.dataDir)}\n` : 'Data kept in memory (use --data-dir DIR to keep it)\n');
+  say(`KubeTab API server listening on ${host.url}\n`);
+  if (secure) say(`Access control: ${flags['authorization-mode'] ?? `--authorization-config=${flags['authorization-config']}`}; tokens in ${secure.tokenFile}\n`);
+  say(options.dataDir ? `Data kept in ${resolve(options.dataDir)}\n` : 'Data kept in memory (use --data-dir DIR to keep it)\n');
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    process.stdout.write(`\n${signal}: shutting down\n`);
+    say(`\n${signal}: shutting down\n`);
     // Let the store flush what it acknowledged, but do not hang on a stuck client.
     const force = setTimeout(() => process.exit(1), 5000);
     force.unref();
@@ -127,6 +152,7 @@ async function main(): Promise<void> {
       },
     );
   };
+  if (options.printEnv) process.stdout.write(`KUBECONFIG=${kubeconfigPath}\nKUBETAB_URL=${host.url}\n`);
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
 }

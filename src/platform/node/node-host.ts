@@ -19,6 +19,7 @@ import { auditLogFileFromFlags } from './audit-log-file';
 import { nodeAdmissionWebhookFetch } from './admission-webhook-fetch';
 import { parseRoute } from '../../core/api/route';
 import { queryBool } from '../../core/api/query-bool';
+import { compileCorsOrigins, splitCorsFlag, withCors } from './cors';
 
 /** kube-apiserver's default for --etcd-compaction-interval. */
 export const DEFAULT_RETENTION_MS = 5 * 60_000;
@@ -38,6 +39,8 @@ export interface NodeHostOptions {
   readonly configWatcher?: Omit<ConfigWatcherOptions, 'flags' | 'apiServer'>;
   /** The simulated nodes (default: kind's three; [] for none). */
   readonly nodes?: readonly NodeConfig[];
+  /** The cluster CA and its key (the secure default's generated CA): CSRs are signed with it. */
+  readonly clusterCA?: { readonly cert: string; readonly key: string };
 }
 
 export interface NodeHost {
@@ -110,10 +113,17 @@ export function isStreamedRequest(request: Request): boolean {
   }
 }
 
+/** The CA as the core asks for it: kept in this closure, read when the signer first needs it. */
+function clusterCAOf(pair: { readonly cert: string; readonly key: string }) {
+  return async () => ({ certificate: pair.cert, privateKey: pair.key });
+}
+
 export async function startNodeHost(options: NodeHostOptions): Promise<NodeHost> {
   const flags = options.flags ?? {};
   const clock = options.clock ?? systemClock();
   const retentionMs = retentionFromFlags(flags);
+  // --cors-allowed-origins: checked before anything starts, as kube-apiserver validates its flags.
+  const corsOrigins = compileCorsOrigins(splitCorsFlag(flags['cors-allowed-origins']));
   const persistence = options.dataDir ? await createFilePersistence(options.dataDir) : undefined;
   const store = await openStore({ persistence, clock, retentionMs });
   // --audit-log-path: the events --audit-policy-file selects, as JSON lines.
@@ -130,6 +140,7 @@ export async function startNodeHost(options: NodeHostOptions): Promise<NodeHost>
     admissionWebhookFetch: nodeAdmissionWebhookFetch,
     ...(options.maxWatchSeconds !== undefined ? { maxWatchSeconds: options.maxWatchSeconds } : {}),
     ...(options.nodes ? { nodes: options.nodes } : {}),
+    ...(options.clusterCA ? { clusterCA: clusterCAOf(options.clusterCA) } : {}),
   });
   await waitUntilReady(apiServer);
   const stopCompaction = startExpiryCompaction(store, retentionMs);
@@ -137,12 +148,12 @@ export async function startNodeHost(options: NodeHostOptions): Promise<NodeHost>
   // Client certificates are verified per connection and handed to the core with the request (decision 0180).
   const peerOf = createPeerVerifier(clientTrustFromFlags(flags));
   const server = await startNodeServer({
-    handler: (request, incoming) => {
+    handler: withCors((request, incoming) => {
       const peer = peerOf(incoming.socket as TLSSocket);
       if (peer) attachPeerCertificates(request, peer);
       if (incoming.socket.remoteAddress) attachRemoteAddress(request, incoming.socket.remoteAddress);
       return apiServer.handle(request);
-    },
+    }, corsOrigins),
     streamed: isStreamedRequest,
     port: options.port,
     host: options.host,

@@ -31,6 +31,8 @@ export interface SecureSetup {
   readonly adminToken?: string;
   /** kubeadm's admin client certificate, issued by the generated --client-ca-file (absent when that flag was given). */
   readonly adminCertificate?: KeyPair;
+  /** The generated cluster CA with its key (absent when --client-ca-file was given): kube-controller-manager's signing CA. */
+  readonly clusterCA?: KeyPair;
 }
 
 async function ensureTokenFile(path: string): Promise<void> {
@@ -72,11 +74,13 @@ export async function secureDefaults(flags: Readonly<Record<string, string>>, op
     out['tls-private-key-file'] = key;
   }
   let adminCertificate: KeyPair | undefined;
+  let clusterCA: KeyPair | undefined;
   if (out['client-ca-file'] === undefined) {
     const ca = await ensureClientCA(dir);
     out['client-ca-file'] = ca.certPath;
+    clusterCA = { cert: ca.cert, key: ca.key };
     adminCertificate = await ensureAdminCertificate(dir, ca);
   }
   const adminToken = adminTokenOf(await readFile(out['token-auth-file'], 'utf8'));
-  return { flags: out, dir, tokenFile: out['token-auth-file'], ...(adminToken ? { adminToken } : {}), ...(adminCertificate ? { adminCertificate } : {}) };
+  return { flags: out, dir, tokenFile: out['token-auth-file'], ...(adminToken ? { adminToken } : {}), ...(adminCertificate ? { adminCertificate } : {}), ...(clusterCA ? { clusterCA } : {}) };
 }

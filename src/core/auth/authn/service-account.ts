@@ -158,6 +158,13 @@ export interface ServiceAccountAuthenticatorDeps {
   getSecret(namespace: string, name: string): Lookup<KubeObject>;
   getPod(namespace: string, name: string): Lookup<KubeObject>;
   getNode(name: string): Lookup<KubeObject>;
+  /**
+   * Legacy token tracking: labels the Secret of a legacy token that was just
+   * used with kubernetes.io/legacy-token-last-used=<UTC date> (a merge patch
+   * with the Secret's UID, by the server's loopback client). Failures are the
+   * writer's to log; authentication never waits on them failing.
+   */
+  markLegacyTokenUsed?(secret: KubeObject, date: string): Promise<void>;
 }
 
 const meta = (o: KubeObject): { uid?: string; deletionTimestamp?: string; labels?: Record<string, string> } =>
@@ -281,6 +288,12 @@ export function createServiceAccountAuthenticator(deps: ServiceAccountAuthentica
           error: `the token in secret ${namespace}/${secretName} for service account ${namespace}/${saName} has been marked invalid. Use tokens from the TokenRequest API or manually created secret-based tokens, or remove the 'kubernetes.io/legacy-token-invalid-since' label from the secret to re-enable it`,
         };
       }
+      // The date is written at most once a day (today's or, across midnight skew, tomorrow's stands).
+      const nowMs = deps.clock.now();
+      const today = new Date(nowMs).toISOString().slice(0, 10);
+      const tomorrow = new Date(nowMs + 24 * 3600_000).toISOString().slice(0, 10);
+      const lastUsed = meta(secret).labels?.['kubernetes.io/legacy-token-last-used'];
+      if (lastUsed !== today && lastUsed !== tomorrow && deps.markLegacyTokenUsed) await deps.markLegacyTokenUsed(secret, today);
     }
     return { user: { username: serviceAccountUsername(namespace, saName), uid: saUid, groups: serviceAccountGroups(namespace) } };
   }

@@ -3,7 +3,8 @@
 // kubeadm creates them once: the kubeadm-config ConfigMap comes last and
 // says the phase is done, so add-ons a user deletes afterwards (e.g.
 // `kubectl -n kube-system delete deployment coredns`) stay deleted across
-// restarts, as on kubeadm. Objects that exist are left as they are.
+// restarts, as on kubeadm. Objects that exist are left as they are. kind's
+// default StorageClass (default-storage-class.ts) is created with them.
 
 import { errorMessage, isAlreadyExists, isNotFound } from '../client/api-error';
 import type { Controller, ControllerContext } from '../runtime/controller';

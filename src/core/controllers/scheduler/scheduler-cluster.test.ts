@@ -172,7 +172,7 @@ describe('scheduling on a kind-shaped cluster', () => {
     );
   });
 
-  it('claims: a missing one keeps the pod waiting; a WaitForFirstConsumer one learns the chosen node', async () => {
+  it('claims: a missing one keeps the pod waiting; a WaitForFirstConsumer one learns the chosen node, and the pod is bound once the claim is', async () => {
     const t = await kindCluster();
     const withClaim = (claimName: string) => ({ volumes: [{ name: 'data', persistentVolumeClaim: { claimName } }] });
     await create(t, 'needs-missing', withClaim('missing'));
@@ -185,9 +185,50 @@ describe('scheduling on a kind-shaped cluster', () => {
     expect((await t.post(`${NS}/persistentvolumeclaims`, claim)).status).toBe(201);
     await create(t, 'needs-data', withClaim('data'));
     await t.server.idle();
-    const nodeName = await nodeOf(t, 'needs-data');
-    expect(nodeName).toBe('kubetab-worker');
-    expect((await t.get(`${NS}/persistentvolumeclaims/data`)).body.metadata.annotations['volume.kubernetes.io/selected-node']).toBe(nodeName);
+    // PreBind: the claim learns the node; the pod waits for the PV controller to bind it.
+    expect((await t.get(`${NS}/persistentvolumeclaims/data`)).body.metadata.annotations['volume.kubernetes.io/selected-node']).toBe('kubetab-worker');
+    t.clock.advance(5000);
+    await t.server.idle();
+    expect(await nodeOf(t, 'needs-data')).toBeUndefined();
+    // What the PV controller does once the provisioner has made the volume.
+    const pv = {
+      metadata: { name: 'pvc-data' },
+      spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], storageClassName: 'local', hostPath: { path: '/var/local-path-provisioner/pvc-data' }, claimRef: { namespace: 'default', name: 'data' } },
+    };
+    expect((await t.post('/api/v1/persistentvolumes', pv)).status).toBe(201);
+    const bound = await t.patch(`${NS}/persistentvolumeclaims/data`, { metadata: { annotations: { 'pv.kubernetes.io/bind-completed': 'yes' } }, spec: { volumeName: 'pvc-data' } }, 'application/merge-patch+json');
+    expect(bound.status).toBe(200);
+    await t.server.idle();
+    t.clock.advance(1000);
+    await t.server.idle();
+    expect(await nodeOf(t, 'needs-data')).toBe('kubetab-worker');
+  });
+
+  it('claims: a provisioning that fails (the selected node dropped) or never ends sends the pod back with SchedulerError', async () => {
+    const t = await kindCluster();
+    expect((await t.post('/apis/storage.k8s.io/v1/storageclasses', { metadata: { name: 'local' }, provisioner: 'rancher.io/local-path', volumeBindingMode: 'WaitForFirstConsumer' })).status).toBe(201);
+    const claim = { metadata: { name: 'data' }, spec: { storageClassName: 'local', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };
+    expect((await t.post(`${NS}/persistentvolumeclaims`, claim)).status).toBe(201);
+    await create(t, 'waits', { volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }] });
+    await t.server.idle();
+    expect((await t.get(`${NS}/persistentvolumeclaims/data`)).body.metadata.annotations['volume.kubernetes.io/selected-node']).toBe('kubetab-worker');
+    // A provisioner that fails takes the annotation away, as the PV controller does, to ask for another node.
+    expect((await t.patch(`${NS}/persistentvolumeclaims/data`, { metadata: { annotations: { 'volume.kubernetes.io/selected-node': null } } }, 'application/merge-patch+json')).status).toBe(200);
+    await t.server.idle();
+    t.clock.advance(1000);
+    await t.server.idle();
+    expect(await nodeOf(t, 'waits')).toBeUndefined();
+    expect(await condition(t, 'waits')).toMatchObject({ status: 'False', reason: 'SchedulerError', message: 'running PreBind plugin "VolumeBinding": binding volumes: provisioning failed for PVC "data"' });
+    // Retried after the back-off: the node is selected again, and this time nothing binds the claim for bindTimeoutSeconds.
+    t.clock.advance(2000);
+    await t.server.idle();
+    expect((await t.get(`${NS}/persistentvolumeclaims/data`)).body.metadata.annotations['volume.kubernetes.io/selected-node']).toBe('kubetab-worker');
+    for (let i = 0; i < 61; i++) {
+      t.clock.advance(10_000);
+      await t.server.idle();
+    }
+    expect(await nodeOf(t, 'waits')).toBeUndefined();
+    expect((await condition(t, 'waits')).message).toBe('running PreBind plugin "VolumeBinding": binding volumes: context deadline exceeded');
   });
 
   it('preempts a lower-priority pod for a higher-priority one', async () => {

@@ -7,7 +7,10 @@
 // event, and waits in the scheduling queue for a cluster change that may
 // help (scheduling-queue.ts). Decisions are made one pod at a time against
 // the scheduler's cache, in which a pod being bound already counts on its
-// node; bindings run in the background, as kube's binding cycle does.
+// node; bindings run in the background, as kube's binding cycle does. A pod
+// with WaitForFirstConsumer claims is bound only once the PV controller has
+// bound them (VolumeBinding's PreBind, checked every second for at most
+// bindTimeoutSeconds, on the Clock and not as work in hand).
 
 import type { KubeObject } from '../../kinds/types';
 import { afterCurrentTask } from '../../util/after-current-task';
@@ -38,6 +41,22 @@ const SERVICES = gvr('', 'v1', 'services');
 const REPLICATION_CONTROLLERS = gvr('', 'v1', 'replicationcontrollers');
 const REPLICA_SETS = gvr('apps', 'v1', 'replicasets');
 const STATEFUL_SETS = gvr('apps', 'v1', 'statefulsets');
+
+/** VolumeBinding's PreBind: how often it checks that the claims are bound, and for how long (bindTimeoutSeconds). */
+const VOLUME_BIND_POLL_MS = 1000;
+const VOLUME_BIND_TIMEOUT_MS = 600_000;
+const ANNOTATION_BIND_COMPLETED = 'pv.kubernetes.io/bind-completed';
+
+interface VolumeWait {
+  readonly info: PodInfo;
+  readonly node: string;
+  readonly claimNames: readonly string[];
+  /** The resourceVersion of each claim this scheduler annotated. */
+  readonly written: ReadonlyMap<string, number>;
+  readonly deadline: number;
+  /** The outcome is being acted on. */
+  checking: boolean;
+}
 
 /** Pods scheduled in a row before the loop lets the informers and requests run. */
 const BATCH = 25;
@@ -110,6 +129,8 @@ export function schedulerController(ctx: ControllerContext): Controller {
   let stopped = false;
   let running: Promise<void> | undefined;
   const inFlight = new Set<Promise<void>>();
+  /** Pods whose binding waits for the PV controller, by uid. */
+  const volumeWaits = new Map<string, VolumeWait>();
 
   const view: ClusterView = {
     namespaceLabels: (ns) => namespaces.get('', ns)?.metadata?.labels,
@@ -185,14 +206,100 @@ export function schedulerController(ctx: ControllerContext): Controller {
   }
 
   async function bind(info: PodInfo, node: string, volumeState: VolumeState): Promise<void> {
-    const { namespace, name } = info;
+    const { namespace } = info;
+    const claimNames = volumeState.delayedClaims.map((c) => c.metadata?.name ?? '');
+    // The claims as written here: the informer may not have them yet (kube's assume cache).
+    const written = new Map<string, number>();
     try {
       // PreBind (VolumeBinding): tell the PV controller where the pod goes.
       for (const claim of volumeState.delayedClaims) {
         if (claim.metadata?.annotations?.[ANNOTATION_SELECTED_NODE] === node) continue;
         const patch = { metadata: { annotations: { [ANNOTATION_SELECTED_NODE]: node } } };
-        await ctx.client.patch(PVCS, namespace, claim.metadata?.name ?? '', patch, 'application/merge-patch+json');
+        const updated = await ctx.client.patch(PVCS, namespace, claim.metadata?.name ?? '', patch, 'application/merge-patch+json');
+        written.set(claim.metadata?.name ?? '', Number(updated.metadata?.resourceVersion ?? 0));
       }
+    } catch (err) {
+      return bindingFailed(info, err, `running PreBind plugin "VolumeBinding": ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (claimNames.length > 0) return awaitClaims(info, node, claimNames, written, ctx.clock.now() + VOLUME_BIND_TIMEOUT_MS);
+    await bindToNode(info, node);
+  }
+
+  /**
+   * BindPodVolumes' wait: whether the PV controller has bound each claim (or
+   * dropped the node it was told, a failed provisioning), checked every
+   * second until the timeout, and at once when one of the claims changes.
+   * The wait is on the Clock, not work in hand.
+   */
+  function awaitClaims(info: PodInfo, node: string, claimNames: readonly string[], written: ReadonlyMap<string, number>, deadline: number): void {
+    const waiting: VolumeWait = { info, node, claimNames, written, deadline, checking: false };
+    volumeWaits.set(info.uid, waiting);
+    pollClaims(waiting);
+  }
+
+  function pollClaims(waiting: VolumeWait): void {
+    ctx.timers.after(VOLUME_BIND_POLL_MS, () => {
+      if (stopped || volumeWaits.get(waiting.info.uid) !== waiting) return;
+      checkClaims(waiting);
+      if (volumeWaits.get(waiting.info.uid) === waiting) pollClaims(waiting);
+    });
+  }
+
+  function checkClaims(waiting: VolumeWait): void {
+    if (waiting.checking) return;
+    const { info, node, claimNames } = waiting;
+    const pod = pods.get(info.namespace, info.name);
+    if (!pod || pod.metadata?.uid !== info.uid || !needsScheduling(pod)) {
+      volumeWaits.delete(info.uid);
+      cache.forget(info.uid);
+      return queue.done(info.key);
+    }
+    let problem: string | undefined;
+    let bound = true;
+    for (const claimName of claimNames) {
+      const claim = claims.get(info.namespace, claimName);
+      if (!claim) {
+        problem = `failed to check provisioning pvc: persistentvolumeclaim "${claimName}" not found`;
+        break;
+      }
+      if (Number(claim.metadata?.resourceVersion ?? 0) < (waiting.written.get(claimName) ?? 0)) {
+        bound = false;
+        continue;
+      }
+      if (claim.metadata?.annotations?.[ANNOTATION_SELECTED_NODE] !== node) {
+        problem = `provisioning failed for PVC "${claimName}"`;
+        break;
+      }
+      if (!str(rec(claim.spec).volumeName) || claim.metadata?.annotations?.[ANNOTATION_BIND_COMPLETED] === undefined) bound = false;
+    }
+    if (!problem && !bound && ctx.clock.now() < waiting.deadline) return;
+    volumeWaits.delete(info.uid);
+    waiting.checking = true;
+    if (!problem && bound) return background(() => bindToNode(info, node));
+    const cause = problem ?? 'context deadline exceeded';
+    background(() => bindingFailed(info, undefined, `running PreBind plugin "VolumeBinding": binding volumes: ${cause}`));
+  }
+
+  /** A changed claim may end the wait of pods whose binding waits for it. */
+  const onClaimChange = (claim: KubeObject) => {
+    for (const waiting of [...volumeWaits.values()]) {
+      if (waiting.info.namespace === claim.metadata?.namespace && waiting.claimNames.includes(claim.metadata?.name ?? '')) checkClaims(waiting);
+    }
+  };
+
+  /** handleBindingCycleError: an error, not a misfit (reason SchedulerError), retried after the back-off. */
+  async function bindingFailed(info: PodInfo, err: unknown, message: string): Promise<void> {
+    cache.forget(info.uid);
+    if (err !== undefined && isNotFound(err)) return queue.done(info.key);
+    const current = pods.get(info.namespace, info.name);
+    if (!current || current.metadata?.uid !== info.uid) return queue.done(info.key);
+    queue.retryAfterError(info.key);
+    await failed(current, message, undefined, 'SchedulerError');
+  }
+
+  async function bindToNode(info: PodInfo, node: string): Promise<void> {
+    const { namespace, name } = info;
+    try {
       await ctx.client.call('POST', resourcePath(PODS, { namespace, name, subresource: 'binding' }), {
         apiVersion: 'v1',
         kind: 'Binding',
@@ -200,13 +307,7 @@ export function schedulerController(ctx: ControllerContext): Controller {
         target: { apiVersion: 'v1', kind: 'Node', name: node },
       });
     } catch (err) {
-      cache.forget(info.uid);
-      if (isNotFound(err)) return queue.done(info.key);
-      queue.retryAfterError(info.key);
-      // handleBindingCycleError: an error, not a misfit (reason SchedulerError), retried after the back-off.
-      const message = `running Bind plugin "DefaultBinder": ${err instanceof Error ? err.message : String(err)}`;
-      await failed(info.pod, message, undefined, 'SchedulerError');
-      return;
+      return bindingFailed(info, err, `running Bind plugin "DefaultBinder": ${err instanceof Error ? err.message : String(err)}`);
     }
     queue.done(info.key);
     await events.record(info.pod, { type: 'Normal', reason: 'Scheduled', action: 'Binding', note: `Successfully assigned ${namespace}/${name} to ${node}` });
@@ -318,6 +419,7 @@ export function schedulerController(ctx: ControllerContext): Controller {
         );
         unsubscribe.push(pods.addHandler({ onAdd: onPodAdd, onUpdate: onPodUpdate, onDelete: onPodDelete }));
         for (const i of [claims, volumes, classes]) unsubscribe.push(i.addHandler({ onAdd: volumeEvent, onUpdate: volumeEvent }));
+        unsubscribe.push(claims.addHandler({ onUpdate: (_old, claim) => onClaimChange(claim), onDelete: onClaimChange }));
         unsubscribe.push(
           namespaces.addHandler({
             onUpdate: (old, ns) => {
@@ -329,6 +431,7 @@ export function schedulerController(ctx: ControllerContext): Controller {
     },
     async stop() {
       stopped = true;
+      volumeWaits.clear();
       for (const u of unsubscribe.splice(0)) u();
       queue.clear();
       events.stop();

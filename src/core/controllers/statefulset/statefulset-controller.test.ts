@@ -20,7 +20,8 @@ afterEach(async () => {
 });
 
 async function start(): Promise<ControllerTestBed> {
-  bed = await startControllerTestBed({ enabled: ['statefulset', 'kube-scheduler', 'garbagecollector'] });
+  // The PV binder and kind's provisioner bind the WaitForFirstConsumer claims, which the scheduler waits for before it binds a pod.
+  bed = await startControllerTestBed({ enabled: ['statefulset', 'kube-scheduler', 'garbagecollector', 'persistentvolume-binder', 'local-path-provisioner'] });
   await createKindNodes(bed.ts);
   await createStandardStorageClass(bed.ts);
   await bed.idle();

@@ -16,6 +16,7 @@ import { ContainerLog } from '../runtime/container-log';
 import { hexDigest } from '../runtime/hash';
 import { imageRootFiles, podHostname } from '../runtime/image-files';
 import { launch, programsFor, quietServer, startError } from '../runtime/launcher';
+import { commandExists } from '../shell';
 import type { ProcessExit, SimProcess } from '../runtime/process';
 import { answerHttp, accessLogLine } from '../runtime/http-responder';
 import type { ContainerRecord, Instance, Terminated } from './container-record';
@@ -129,7 +130,10 @@ export class ContainerStarter {
     const args = arr(r.spec.args).map((a) => expandVars(String(a), env));
     const argv = containerArgv(info, command.length ? command : undefined, args.length ? args : undefined);
     const firstPort = arr(r.spec.ports).map(rec).map((p) => Number(p.containerPort))[0];
-    const programs = programsFor(isKnownImage(ref) ? {} : { [info.entrypoint[0]!.split('/').pop()!]: quietServer(firstPort) });
+    // An unknown image's entrypoint is a quiet server, unless the shell knows the program by that
+    // name (polinux/stress's `stress`, busybox-like images): then it does what the shell's does.
+    const entry = info.entrypoint[0]!.split('/').pop()!;
+    const programs = programsFor(isKnownImage(ref) || commandExists(entry) ? {} : { [entry]: quietServer(firstPort) });
     const now = ctx.clock.now();
     const inst: Instance = { id, startedAt: resume?.startedAt ?? now, log: new ContainerLog(id) };
     if (!resume) {

@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Clock } from '../../../core/clock';
 import { writeKubeconfig } from '../kubeconfig';
 import { startNodeHost, type NodeHost } from '../node-host';
 import { secureDefaults } from '../secure-defaults';
@@ -19,12 +20,17 @@ export interface SecureKubectlHost {
   close(): Promise<void>;
 }
 
-export async function startSecureKubectlHost(prefix: string): Promise<SecureKubectlHost> {
+export interface SecureKubectlHostOptions {
+  /** The server's clock (a test keeps it to move simulated time forward). */
+  readonly clock?: Clock;
+}
+
+export async function startSecureKubectlHost(prefix: string, options: SecureKubectlHostOptions = {}): Promise<SecureKubectlHost> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const kubeconfig = join(dir, 'kubeconfig');
   const secure = await secureDefaults({}, { dataDir: dir, bindAddress: '127.0.0.1' });
   const tls = tlsFromFlags(secure.flags);
-  const host = await startNodeHost({ port: 0, flags: secure.flags, tls });
+  const host = await startNodeHost({ port: 0, flags: secure.flags, tls, ...(secure.clusterCA ? { clusterCA: secure.clusterCA } : {}), ...(options.clock ? { clock: options.clock } : {}) });
   await host.apiServer.idle();
   await writeKubeconfig(kubeconfig, {
     server: host.url,

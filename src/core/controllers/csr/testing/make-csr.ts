@@ -24,7 +24,7 @@ export async function makeCSR(subject: { commonName: string; organizations?: str
     ? tlv(0xa0, sequence(objectIdentifier('1.2.840.113549.1.9.14'), set(sequence(sequence(objectIdentifier('2.5.29.17'), octetString(sequence(...altNames)))))))
     : tlv(0xa0);
   const info = sequence(smallInteger(0), name, spki, attributes);
-  const raw = new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, keys.privateKey, info));
+  const raw = new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, keys.privateKey, new Uint8Array(info)));
   const signature = sequence(unsignedInteger(raw.slice(0, 32)), unsignedInteger(raw.slice(32)));
   const der = sequence(info, sequence(objectIdentifier('1.2.840.10045.4.3.2')), bitString(signature));
   const pemText = pem('CERTIFICATE REQUEST', der);

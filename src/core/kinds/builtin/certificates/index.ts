@@ -3,6 +3,7 @@
 // clustertrustbundles (v1alpha1, off by default in 1.32).
 
 import { fieldErrors, GoLiteral, type FieldError } from '../../../errors/field-errors';
+import { rfc3339 } from '../../../clock';
 import type { KubeObject, ResourceDefinition, StrategyContext } from '../../types';
 import { deepEqual } from '../../validation/deep-equal';
 import { isQualifiedName } from '../../validation/names';
@@ -81,6 +82,25 @@ function validateConditions(csr: KubeObject): FieldError[] {
   return errs;
 }
 
+/**
+ * kube's populateConditionTimestamps: a condition written without
+ * lastUpdateTime gets now; without lastTransitionTime it keeps the one of the
+ * same type and status it had, else now (the CSR cleaner ages requests by them).
+ */
+function populateConditionTimestamps(obj: KubeObject, old: KubeObject, now: string): void {
+  const before = arr(rec(old.status).conditions).map(rec);
+  const conditions = arr(rec(obj.status).conditions).map((c) => {
+    const condition = { ...rec(c) };
+    if (!str(condition.lastUpdateTime)) condition.lastUpdateTime = now;
+    if (!str(condition.lastTransitionTime)) {
+      const same = before.find((b) => b.type === condition.type && b.status === condition.status && str(b.lastTransitionTime));
+      condition.lastTransitionTime = same ? same.lastTransitionTime : now;
+    }
+    return condition;
+  });
+  if (conditions.length) obj.status = { ...rec(obj.status), conditions };
+}
+
 function csrCondition(csr: KubeObject): string {
   const types = new Set(arr(rec(csr.status).conditions).map((c) => str(rec(c).type)));
   let status = types.has('Denied') ? 'Denied' : types.has('Approved') ? 'Approved' : 'Pending';
@@ -121,14 +141,16 @@ export const certificateSigningRequestsResource: ResourceDefinition = defineReso
       // The spec is immutable, and only the subresources change the status.
       obj.spec = clone(old.spec);
     },
-    prepareForSubresourceUpdate(sub, obj, old) {
+    prepareForSubresourceUpdate(sub, obj, old, ctx) {
       if (sub !== 'approval') return;
       // approval changes only the Approved/Denied conditions; everything else stays.
       obj.spec = clone(old.spec);
       const conditions = arr(rec(obj.status).conditions);
       obj.status = { ...rec(clone(old.status)), conditions };
       if (!conditions.length) delete (obj.status as Obj).conditions;
+      populateConditionTimestamps(obj, old, rfc3339(ctx.clock.now()));
     },
+    prepareForStatusUpdate: (obj, old, ctx) => populateConditionTimestamps(obj, old, rfc3339(ctx.clock.now())),
     validate: (o) => validateCSR(o),
     validateUpdate: (o) => validateConditions(o),
     validateStatusUpdate: (o, old) => {
