@@ -17,10 +17,12 @@ export interface CliOptions {
   readonly nodes?: { readonly spec: string } | { readonly file: string };
   /** --time-scale N: simulated time runs N times as fast as the host's. */
   readonly timeScale: number;
+  /** --print-env: print KUBECONFIG=… (and the URL) on stdout for other test runners; everything else goes to stderr. */
+  readonly printEnv: boolean;
 }
 
 /** Host options; kube-apiserver's --secure-port is accepted as a synonym of --port. */
-const HOST_FLAGS = new Set(['port', 'secure-port', 'kubeconfig', 'data-dir', 'bind-address', 'help', 'open', 'nodes', 'nodes-config', 'time-scale']);
+const HOST_FLAGS = new Set(['port', 'secure-port', 'kubeconfig', 'data-dir', 'bind-address', 'help', 'open', 'nodes', 'nodes-config', 'time-scale', 'print-env']);
 /** kube-apiserver flags that may be given several times (StringArray / StringSlice): their values are joined with commas. */
 const REPEATABLE_FLAGS = new Set([
   'service-account-issuer',
@@ -33,6 +35,7 @@ const REPEATABLE_FLAGS = new Set([
   'requestheader-group-headers',
   'requestheader-extra-headers-prefix',
   'requestheader-allowed-names',
+  'cors-allowed-origins',
 ]);
 
 export function parseCliArgs(argv: readonly string[]): CliOptions {
@@ -86,6 +89,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     dataDir: values['data-dir'],
     flags,
     help: values.help === 'true',
+    printEnv: values['print-env'] !== undefined && values['print-env'] !== 'false',
     open: values.open !== undefined && values.open !== 'false',
   };
 }
