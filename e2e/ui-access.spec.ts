@@ -23,10 +23,10 @@ async function bindClusterRole(page: Page, namespace: string, name: string, role
 test('a forbidden request sent as jane, step by step from the audit log; then checked again by hand once a RoleBinding allows it', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await openUi(page);
-  // Send as jane, a static token user of the cluster's configuration.
+  // Switch to jane, a static token user of the cluster's configuration.
   await page.getByRole('link', { name: 'Manage identities' }).click();
   await page.getByRole('button', { name: 'Add jane' }).click();
-  await page.getByRole('button', { name: 'Send as jane' }).click();
+  await page.getByRole('button', { name: 'Switch to jane' }).click();
   await goTo(page, 'Console');
   const form = page.getByRole('form', { name: 'Request' });
   await form.getByLabel('Method').selectOption('GET');

@@ -64,7 +64,7 @@ test('identities: the administrator, a static token user, a service account, an 
 
   // Anonymous: RBAC lets it reach the health endpoints only.
   await page.getByRole('button', { name: 'Add anonymous' }).click();
-  await page.getByRole('button', { name: 'Send as anonymous' }).click();
+  await page.getByRole('button', { name: 'Switch to anonymous' }).click();
   await expect(picker.locator('option:checked')).toHaveText('anonymous');
   expect(await sendAsCurrent(page)).toBe('403');
   await screenshot(page, 'settings-identities');

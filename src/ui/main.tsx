@@ -1,6 +1,6 @@
 // Entry of the app: registers the KubeTab service worker (the API server),
-// hands its readiness (control of the page, /readyz, the administrator's
-// credentials) to the API client
+// hands its readiness (control of the page, the server's start-up, the
+// administrator's credentials) to the API client
 // (every request waits for it), and renders the shell at once.
 
 import { StrictMode } from 'react';
@@ -12,7 +12,7 @@ import { syncAdministrator } from './lib/api/administrator';
 import { startServer } from './lib/api/server-ready';
 
 // Before the first API call: the administrator's token from the cluster's configuration.
-startServer(registerKubeTab({ base: import.meta.env.BASE_URL }), import.meta.env.BASE_URL, async () => {
+startServer(registerKubeTab({ base: import.meta.env.BASE_URL }), async () => {
   await syncAdministrator();
 });
 

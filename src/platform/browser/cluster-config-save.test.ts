@@ -14,6 +14,7 @@ import type { HostSettings } from './host-settings';
 function memorySettings(): HostSettings {
   let saved: ClusterConfiguration | undefined;
   let offset = 0;
+  let stopped: string[] = [];
   return {
     configuration: async () => saved,
     saveConfiguration: async (c: ClusterConfiguration) => {
@@ -22,6 +23,10 @@ function memorySettings(): HostSettings {
     clockOffset: async () => offset,
     saveClockOffset: async (o: number) => {
       offset = o;
+    },
+    stoppedNodes: async () => stopped,
+    saveStoppedNodes: async (names) => {
+      stopped = [...names];
     },
   };
 }

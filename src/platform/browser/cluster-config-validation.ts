@@ -5,7 +5,8 @@
 // AuthenticationConfiguration: at most 64 JWT authenticators, https issuers…),
 // feature gates and runtime-config as kube parses them, and finally the
 // access-control start-up itself (loadAccessConfig), whose errors are the
-// texts kube-apiserver exits with. Field paths are the document's.
+// texts kube-apiserver exits with; the node topology as the Node host checks
+// --nodes-config. Field paths are the document's.
 //
 // Worker-side only: it imports the core.
 
@@ -21,6 +22,7 @@ import { DEFAULT_SERVICE_ACCOUNT_ISSUER, loadAccessConfig } from '../../core/api
 import { FeatureGates } from '../../core/api/feature-gates';
 import { parseRuntimeConfig } from '../../core/api/runtime-config';
 import { fieldErrorString, type FieldError } from '../../core/errors/field-errors';
+import { validateTopology } from '../../core/kubelet/node/topology-spec';
 import { administratorOf, CONFIGURATION_API_VERSION, CONFIGURATION_KIND, isOpen, toServerInput, type ClusterConfiguration } from './cluster-config';
 
 export interface ConfigurationProblem {
@@ -36,7 +38,8 @@ export interface ConfigurationValidation {
   readonly warnings: string[];
 }
 
-const TOP_LEVEL = new Set(['apiVersion', 'kind', 'authorization', 'authentication', 'tokens', 'featureGates', 'runtimeConfig', 'flags', 'files']);
+const TOP_LEVEL = new Set(['apiVersion', 'kind', 'authorization', 'authentication', 'tokens', 'featureGates', 'runtimeConfig', 'flags', 'files', 'nodes']);
+const MAX_NODES = 100;
 const AUTHORIZATION_VERSIONS = ['apiserver.config.k8s.io/v1', 'apiserver.config.k8s.io/v1beta1', 'apiserver.config.k8s.io/v1alpha1'];
 const AUTHENTICATION_VERSIONS = ['apiserver.config.k8s.io/v1beta1', 'apiserver.config.k8s.io/v1alpha1', 'apiserver.config.k8s.io/v1'];
 
@@ -103,7 +106,25 @@ function shapeProblems(doc: Record<string, unknown>): ConfigurationProblem[] {
     const owned: Record<string, string> = { 'authorization-config': 'authorization', 'authentication-config': 'authentication', 'token-auth-file': 'tokens', 'feature-gates': 'featureGates', 'runtime-config': 'runtimeConfig' };
     for (const [flag, section] of Object.entries(owned)) if (flag in doc.flags) add(`flags.${flag}`, `Forbidden: set ${section} instead`);
   }
+  if (doc.nodes !== undefined) {
+    const problem = topologyProblem(doc.nodes);
+    if (problem) problems.push(problem);
+  }
   return problems;
+}
+
+/** The first problem of a node list (the Node host's --nodes-config check), its field taken from the message. */
+function topologyProblem(nodes: unknown): ConfigurationProblem | undefined {
+  // The same bound as --nodes: each node is a kubelet running in this worker.
+  if (Array.isArray(nodes) && nodes.length > MAX_NODES) return { field: 'nodes', message: `nodes: Too many: ${nodes.length}: must have at most ${MAX_NODES} items` };
+  try {
+    validateTopology(nodes);
+    return undefined;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const field = /^(nodes\[\d+\]\.\w+):/.exec(message)?.[1] ?? 'nodes';
+    return { field, message: field === 'nodes' ? `nodes: ${message}` : message };
+  }
 }
 
 /** Validates a document as the worker would start the server with it. */

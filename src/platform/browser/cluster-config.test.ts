@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { parseTokenFile } from '../../core/auth';
-import { administratorOf, isOpen, openConfiguration, secureConfiguration, toServerInput, type ClusterConfiguration } from './cluster-config';
+import { administratorOf, isOpen, nodesOf, openConfiguration, secureConfiguration, toServerInput, type ClusterConfiguration } from './cluster-config';
 import { validateConfiguration } from './cluster-config-validation';
 
 function withAuthorizers(authorizers: unknown[]): ClusterConfiguration {
@@ -126,5 +126,23 @@ describe('validation before saving', () => {
     const result = await validateConfiguration(withAuthorizers([{ type: 'AlwaysAllow', name: 'allow' }]));
     expect(result.valid).toBe(true);
     expect(result.warnings).toEqual(['AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false. You should use a different authorizer']);
+  });
+});
+
+describe('the node topology in the document (issue 13: kind default, configurable, zero allowed)', () => {
+  it('means kind\'s three nodes when absent, and the open set-up keeps the nodes it is given', async () => {
+    expect(nodesOf(secureConfiguration()).map((n) => `${n.name} ${n.role}`)).toEqual(['kubetab-control-plane control-plane', 'kubetab-worker worker', 'kubetab-worker2 worker']);
+    const mine = { ...secureConfiguration(), nodes: [{ name: 'solo', role: 'control-plane' as const, cpu: '2', memory: '4Gi', ephemeralStorage: '20Gi', maxPods: 30 }] };
+    expect(openConfiguration(mine).nodes).toEqual(mine.nodes);
+  });
+
+  it('accepts no nodes and partial entries, refuses what --nodes-config refuses', async () => {
+    expect((await validateConfiguration({ ...secureConfiguration(), nodes: [] })).valid).toBe(true);
+    expect((await validateConfiguration({ ...secureConfiguration(), nodes: [{ role: 'control-plane' }, { role: 'worker', cpu: '500m' }] })).valid).toBe(true);
+    expect((await validateConfiguration({ ...secureConfiguration(), nodes: [{ role: 'worker', name: 'a' }, { role: 'worker', name: 'a' }] })).problems).toEqual([{ field: 'nodes[1].name', message: 'nodes[1].name: "a" is used twice' }]);
+    expect((await validateConfiguration({ ...secureConfiguration(), nodes: [{ role: 'master' }] })).problems).toEqual([{ field: 'nodes[0].role', message: 'nodes[0].role: must be "control-plane" or "worker"' }]);
+    expect((await validateConfiguration({ ...secureConfiguration(), nodes: {} })).problems).toEqual([{ field: 'nodes', message: 'nodes: the node list must be a list of nodes' }]);
+    const many = Array.from({ length: 101 }, () => ({ role: 'worker' }));
+    expect((await validateConfiguration({ ...secureConfiguration(), nodes: many })).problems).toEqual([{ field: 'nodes', message: 'nodes: Too many: 101: must have at most 100 items' }]);
   });
 });

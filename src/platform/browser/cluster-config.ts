@@ -7,9 +7,18 @@
 // into the flags and readFile of createApiServer (see toServerInput) and
 // restarts the core with it when it changes.
 //
+// It also holds the simulated nodes (the topology: one kubelet each), which
+// are not kube-apiserver flags but the machines of the cluster; a change to
+// them is applied by the same restart.
+//
 // This module is shared by the page and the worker: types, presets and the
-// translation only, nothing from the core (validation, which needs the core,
-// is in cluster-config-validation.ts, used by the worker).
+// translation only, nothing from the core but the topology's plain data
+// (validation, which needs the core, is in cluster-config-validation.ts, used
+// by the worker).
+
+import { DEFAULT_TOPOLOGY, type NodeConfig } from '../../core/kubelet/topology';
+
+export type { NodeConfig };
 
 /** One line of the --token-auth-file: token,user,uid,"group1,group2". */
 export interface StaticToken {
@@ -36,6 +45,13 @@ export interface ClusterConfiguration {
   flags?: Record<string, string>;
   /** Files the configurations name by absolute path (webhook kubeconfigs, an ABAC policy file). */
   files?: Record<string, string>;
+  /**
+   * The simulated nodes, each with its kubelet (name, role, cpu, memory,
+   * ephemeralStorage, maxPods, zone; role alone is enough, the rest default
+   * as kind's shape). Absent: kind's default, a control plane and two
+   * workers; [] is a bare API server without nodes.
+   */
+  nodes?: NodeConfig[];
 }
 
 export const CONFIGURATION_API_VERSION = 'kubetab.dev/v1';
@@ -122,7 +138,13 @@ export function openConfiguration(previous?: ClusterConfiguration): ClusterConfi
     kind: CONFIGURATION_KIND,
     featureGates: { ...(previous?.featureGates ?? {}) },
     runtimeConfig: { ...(previous?.runtimeConfig ?? {}) },
+    ...(previous?.nodes ? { nodes: structuredClone(previous.nodes) } : {}),
   };
+}
+
+/** The nodes the document stands for (kind's default when it names none). */
+export function nodesOf(config: ClusterConfiguration): readonly NodeConfig[] {
+  return config.nodes ?? DEFAULT_TOPOLOGY;
 }
 
 /** The static user the UI sends as its administrator: the first in system:masters. */

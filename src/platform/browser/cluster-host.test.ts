@@ -9,10 +9,11 @@ import { openConfiguration, secureConfiguration, type ClusterConfiguration } fro
 import { ClusterHost, ReplacedError } from './cluster-host';
 import type { HostSettings } from './host-settings';
 
-function memorySettings(): HostSettings & { saved: ClusterConfiguration | undefined; offset: number } {
+function memorySettings(): HostSettings & { saved: ClusterConfiguration | undefined; offset: number; stopped: string[] } {
   const s = {
     saved: undefined as ClusterConfiguration | undefined,
     offset: 0,
+    stopped: [] as string[],
     configuration: async () => s.saved,
     saveConfiguration: async (c: ClusterConfiguration) => {
       s.saved = structuredClone(c);
@@ -20,6 +21,10 @@ function memorySettings(): HostSettings & { saved: ClusterConfiguration | undefi
     clockOffset: async () => s.offset,
     saveClockOffset: async (o: number) => {
       s.offset = o;
+    },
+    stoppedNodes: async () => s.stopped,
+    saveStoppedNodes: async (names: readonly string[]) => {
+      s.stopped = [...names];
     },
   };
   return s;
@@ -72,6 +77,22 @@ describe('a new browser cluster (rule: secure by default like kubeadm; anonymous
     await first.host.shutdown();
     const second = newHost(first.settings, first.persistence);
     expect((await second.host.configurationState()).administrator!.token).toBe(token);
+  });
+});
+
+describe('readiness without polling (issue 16 item 26: the page waits for this instead of /readyz)', () => {
+  it('ready() resolves once /readyz answers 200 and the first-start objects exist', async () => {
+    const { host } = newHost();
+    await host.ready();
+    expect(await call(host, '/readyz')).toEqual({ status: 200, json: 'ok' });
+    const { administrator } = await host.configurationState();
+    expect((await call(host, '/api/v1/namespaces/default', bearer(administrator!.token))).status).toBe(200);
+  });
+
+  it('ready() of a host that stepped aside rejects (the page asks again)', async () => {
+    const { host } = newHost();
+    await host.retire();
+    await expect(host.ready()).rejects.toBeInstanceOf(ReplacedError);
   });
 });
 

@@ -1,9 +1,15 @@
 // The browser host's cluster: one server core at a time, started from the
 // stored configuration document, and what a real cluster's operator does
 // outside the API — change the flags (restart with a new document), wipe the
-// data, back it up and restore it, and (KubeTab's teaching aid) move the
-// clock forward. Every such operation runs one after another, and requests
-// that arrive during a restart wait for the new core.
+// data, back it up and restore it, power the simulated nodes off and on,
+// and (KubeTab's teaching aid) move the clock forward. Every such operation
+// runs one after another, and requests that arrive during a restart wait for
+// the new core.
+//
+// The nodes' kubelets run inside the core, in this worker. A browser stops an
+// idle worker: the kubelets stop with it and, when the next event starts it
+// again, resume their pods from the API's state (the node-lifecycle
+// controller gives every node a full grace period from its own start).
 //
 // Globals stay out: the service worker (service-worker.ts) passes the
 // IndexedDB persistence, the settings database and the single-writer lock;
@@ -15,10 +21,12 @@ import { parseGoDuration } from '../../core/auth';
 import { openStore, type OpenedStore } from '../../core/storage/mvcc-store';
 import type { KeyValue, Persistence } from '../../core/storage/types';
 import { archiveFile, exportCluster, importCluster, primedPersistence, readArchiveFile, wipeCluster } from './cluster-archive';
-import { administratorOf, isOpen, secureConfiguration, toServerInput, type ClusterConfiguration } from './cluster-config';
+import { administratorOf, isOpen, nodesOf, secureConfiguration, toServerInput, type ClusterConfiguration } from './cluster-config';
 import { validateConfiguration } from './cluster-config-validation';
+import { validateTopology } from '../../core/kubelet/node/topology-spec';
+import { runExec, type ExecOutcome } from './exec-session';
 import type { HostSettings } from './host-settings';
-import type { ClockState, ClusterArchive, ConfigurationState, ExportedArchive, MessageReply, ValidationAnswer } from './messages';
+import type { ClockState, ClusterArchive, ConfigurationState, ExecRequest, ExportedArchive, MessageReply, NodesState, ValidationAnswer } from './messages';
 
 /** kube-apiserver's default --etcd-compaction-interval. */
 const DEFAULT_RETENTION_MS = 5 * 60_000;
@@ -37,7 +45,12 @@ export interface ClusterHostOptions {
   /** Runs the store's periodic compaction; returns its stop. */
   readonly startCompaction?: (store: OpenedStore, retentionMs: number) => () => void;
   readonly log?: (message: string) => void;
+  /** The cluster's clock from the stored offset (default: the host's clock plus the offset; tests pass a manual one). */
+  readonly clock?: (offsetMs: number) => Clock;
 }
+
+/** Who the host acts as when it removes the Node of a machine taken out of the topology (an operator's `kubectl delete node`). */
+const OPERATOR = { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
 
 interface Running {
   readonly core: ApiServer;
@@ -64,6 +77,8 @@ export class ClusterHost {
   private queue: Promise<unknown> = Promise.resolve();
   /** The values an import just wrote, for the start that follows it (primedPersistence). */
   private afterImport: KeyValue[] | undefined;
+  /** The nodes the user stopped (kept in the settings). */
+  private stopped: string[] | undefined;
 
   constructor(private readonly options: ClusterHostOptions) {}
 
@@ -80,6 +95,12 @@ export class ClusterHost {
     // A request arriving during a restart waits for the restart's end.
     await this.queue;
     return (await this.server()).handle(request);
+  }
+
+  /** Resolves once the core (started if need be) is ready, as /readyz would say; rejects with why it could not start. */
+  async ready(): Promise<void> {
+    await this.queue;
+    await (await this.server()).ready();
   }
 
   /** Stops the core; the next request starts it again. */
@@ -116,8 +137,13 @@ export class ClusterHost {
       const previous = await this.loadDocument();
       if (!validation.valid) return { ...validation, saved: false, state: this.stateOf(previous) };
       const document = structuredClone(input) as ClusterConfiguration;
+      const removed = nodeNames(previous).filter((name) => !nodeNames(document).includes(name));
+      await this.saveStopped((await this.stoppedNodes()).filter((name) => nodeNames(document).includes(name)));
       await this.restartWith(document);
-      if (this.startError === undefined) return { ...validation, saved: true, state: this.stateOf(document) };
+      if (this.startError === undefined) {
+        await this.deleteNodes(removed);
+        return { ...validation, saved: true, state: this.stateOf(document) };
+      }
       const problem = { field: '', message: this.startError };
       await this.restartWith(previous);
       return { valid: false, problems: [problem], warnings: [], saved: false, state: this.stateOf(previous) };
@@ -135,6 +161,8 @@ export class ClusterHost {
         await persistence.close();
       }
       const document = configuration === 'default' ? secureConfiguration() : await this.loadDocument();
+      // A fresh cluster: every machine powered on.
+      await this.saveStopped([]);
       await this.restartWith(document);
       return this.stateOf(document);
     });
@@ -192,6 +220,7 @@ export class ClusterHost {
       } finally {
         await persistence.close();
       }
+      await this.saveStopped([]);
       await this.restartWith(structuredClone(archive.configuration));
       return this.stateOf(archive.configuration);
     });
@@ -215,6 +244,76 @@ export class ClusterHost {
     return { now: clock.now(), offsetMs: clock.offset() };
   }
 
+  /** The configured nodes and which kubelets run. */
+  async nodesState(): Promise<NodesState> {
+    await this.queue;
+    return this.currentNodes();
+  }
+
+  /** Stops a node's kubelet (and remembers it stopped across restarts). */
+  stopNode(name: string): Promise<NodesState> {
+    return this.serially(async () => {
+      const core = await this.server();
+      if (!core.nodes.configured.some((n) => n.name === name)) throw new Error(`no node named ${JSON.stringify(name)} in this cluster`);
+      // The kubelets start once the cluster has bootstrapped: switch this one after that.
+      await core.idle();
+      await this.saveStopped([...new Set([...(await this.stoppedNodes()), name])]);
+      await core.nodes.stopNode(name);
+      return this.currentNodes();
+    });
+  }
+
+  /** Starts a stopped node's kubelet again. */
+  startNode(name: string): Promise<NodesState> {
+    return this.serially(async () => {
+      const core = await this.server();
+      if (!core.nodes.configured.some((n) => n.name === name)) throw new Error(`no node named ${JSON.stringify(name)} in this cluster`);
+      // The kubelets start once the cluster has bootstrapped: switch this one after that.
+      await core.idle();
+      await this.saveStopped((await this.stoppedNodes()).filter((n) => n !== name));
+      core.nodes.startNode(name);
+      return this.currentNodes();
+    });
+  }
+
+  /**
+   * Runs an exec from the page (exec-session.ts): kubectl's request through
+   * the core, as the identity of the headers given; `finished` settles when
+   * the session is over.
+   */
+  exec(origin: string, input: ExecRequest): Promise<ExecOutcome> {
+    return runExec(origin, input, (request) => this.handle(request));
+  }
+
+  private async currentNodes(): Promise<NodesState> {
+    const core = await this.server().catch(() => undefined);
+    const configured = core?.nodes.configured ?? nodesOf(await this.loadDocument());
+    const running = new Set(core?.nodes.running() ?? []);
+    const stopped = new Set(await this.stoppedNodes());
+    return { nodes: configured.map((config) => ({ config, stopped: stopped.has(config.name), running: running.has(config.name) })) };
+  }
+
+  private async stoppedNodes(): Promise<string[]> {
+    this.stopped ??= await this.options.settings.stoppedNodes();
+    return this.stopped;
+  }
+
+  private async saveStopped(names: string[]): Promise<void> {
+    await this.options.settings.saveStoppedNodes(names);
+    this.stopped = names;
+  }
+
+  /** The Node objects of machines taken out of the topology go, as an operator deletes them; their pods are then the pod GC's. */
+  private async deleteNodes(names: readonly string[]): Promise<void> {
+    if (!names.length) return;
+    const core = await this.server().catch(() => undefined);
+    if (!core) return;
+    for (const name of names) {
+      const response = await core.handleAs(new Request(`http://kubetab.local/api/v1/nodes/${name}`, { method: 'DELETE' }), OPERATOR).catch(() => undefined);
+      if (response && response.status !== 200 && response.status !== 404) this.options.log?.(`removing node ${name}: HTTP ${response.status} ${await response.text()}`);
+    }
+  }
+
   private serially<T>(operation: () => Promise<T>): Promise<T> {
     const result = this.queue.then(operation);
     this.queue = result.catch(() => undefined);
@@ -222,7 +321,8 @@ export class ClusterHost {
   }
 
   private async clockNow(): Promise<Clock> {
-    this.clock ??= systemClock(await this.options.settings.clockOffset());
+    const offset = await this.options.settings.clockOffset();
+    this.clock ??= this.options.clock ? this.options.clock(offset) : systemClock(offset);
     return this.clock;
   }
 
@@ -272,10 +372,11 @@ export class ClusterHost {
     // The settings reads and the store's lock do not depend on each other: a
     // cold start waits for the slowest of them, not for their sum.
     const persistence = this.options.persistence();
-    const [clockResult, documentResult, lockResult] = await Promise.allSettled([
+    const [clockResult, documentResult, lockResult, stoppedResult] = await Promise.allSettled([
       this.clockNow(),
       this.loadDocument(),
       this.options.acquireStoreLock?.() ?? Promise.resolve(() => {}),
+      this.stoppedNodes(),
       // Connecting reads nothing, so it need not wait for the lock; open() below reads once it is held.
       persistence.connect?.().catch(() => undefined),
     ]);
@@ -284,10 +385,12 @@ export class ClusterHost {
     let flags: Record<string, string>;
     let files: Record<string, string>;
     let retentionMs: number;
+    let document: ClusterConfiguration;
     try {
-      for (const result of [clockResult, documentResult, lockResult]) if (result.status === 'rejected') throw result.reason;
+      for (const result of [clockResult, documentResult, lockResult, stoppedResult]) if (result.status === 'rejected') throw result.reason;
       clock = (clockResult as PromiseFulfilledResult<Clock>).value;
-      ({ flags, files } = toServerInput((documentResult as PromiseFulfilledResult<ClusterConfiguration>).value));
+      document = (documentResult as PromiseFulfilledResult<ClusterConfiguration>).value;
+      ({ flags, files } = toServerInput(document));
       retentionMs = (flags['etcd-compaction-interval'] && parseGoDuration(flags['etcd-compaction-interval'])) || DEFAULT_RETENTION_MS;
     } catch (err) {
       // Not a start error of the configuration: the settings or the lock could not be had.
@@ -313,6 +416,9 @@ export class ClusterHost {
         },
         ...(this.options.controllers ? { controllers: this.options.controllers } : {}),
         ...(this.options.log ? { log: this.options.log } : {}),
+        // Absent from the document: the core's default (kind's three nodes when controllers run).
+        ...(document.nodes ? { nodes: validateTopology(document.nodes) } : {}),
+        stoppedNodes: (stoppedResult as PromiseFulfilledResult<string[]>).value,
       });
       this.startError = undefined;
       const opened = store;
@@ -328,7 +434,7 @@ export class ClusterHost {
         store: opened,
         async stop() {
           stopCompaction();
-                try {
+          try {
             await core.close();
           } finally {
             release();
@@ -343,4 +449,8 @@ export class ClusterHost {
       throw err;
     }
   }
+}
+
+function nodeNames(document: ClusterConfiguration): string[] {
+  return nodesOf(document).map((n) => n.name);
 }

@@ -2,12 +2,15 @@
 // goes over fetch like any client's; messages are only for what a real
 // cluster does outside its API: the worker's life cycle, the cluster's
 // configuration (kube-apiserver's flags and files, changed by restarting the
-// server), wiping, exporting and importing the storage, and the clock.
+// server), wiping, exporting and importing the storage, the clock, the
+// simulated nodes' power switches — and exec, which kube serves only over a
+// WebSocket that a service worker cannot take: the page hands the worker a
+// MessagePort that stands for the socket (decision 0352, exec-session.ts).
 //
 // A message that expects an answer carries a MessagePort (the second argument
 // of postMessage); the worker answers on it with a WorkerReply.
 
-import type { ClusterConfiguration } from './cluster-config';
+import type { ClusterConfiguration, NodeConfig } from './cluster-config';
 
 /** What the page learns about the configuration in use. */
 export interface ConfigurationState {
@@ -59,6 +62,50 @@ export interface ExportedArchive {
   readonly exportedAt: string;
 }
 
+/** One configured node: its configuration and its kubelet (Ready or not is the API's Node). */
+export interface NodeState {
+  readonly config: NodeConfig;
+  /** The user stopped it: its lease expires, and it stays stopped across restarts. */
+  readonly stopped: boolean;
+  /** Its kubelet runs now (false while the cluster is starting, or when stopped). */
+  readonly running: boolean;
+}
+
+export interface NodesState {
+  readonly nodes: readonly NodeState[];
+}
+
+/**
+ * An exec in a pod's container, as the identity whose request headers the
+ * page passes (its Authorization, Impersonate-*): the worker sends kubectl
+ * 1.32's request (GET …/pods/<name>/exec, v5.channel.k8s.io) through the whole
+ * API pipeline, so authentication, authorization, admission and audit are
+ * the API's own.
+ */
+export interface ExecRequest {
+  readonly namespace: string;
+  readonly pod: string;
+  /** Absent: the pod's only container (the API's rule). */
+  readonly container?: string;
+  readonly command: readonly string[];
+  /** Whether the process reads the page's stdin (ExecSessionMessage 'data' on channel 0). */
+  readonly stdin?: boolean;
+  readonly headers: readonly (readonly [string, string])[];
+  /** The session: channel-protocol messages both ways (in the message's transfer list). */
+  readonly session: MessagePort;
+}
+
+/** The API's answer to the exec request: accepted (the session runs on the port), or its error response. */
+export type ExecStart =
+  | { readonly accepted: true; readonly protocol: string }
+  | { readonly accepted: false; readonly status: number; readonly body: string };
+
+/**
+ * What goes over an exec session's port, both ways: one WebSocket message of
+ * kube's channel protocol (channel byte, then data), or the socket's close.
+ */
+export type ExecSessionMessage = { readonly kind: 'data'; readonly data: Uint8Array } | { readonly kind: 'close'; readonly code: number; readonly reason: string };
+
 /** Each message: what the page sends, and what the worker answers. */
 export interface PageToWorkerMessages {
   /**
@@ -67,6 +114,13 @@ export interface PageToWorkerMessages {
    * worker claims it again, and the API would then go to the network.
    */
   'kubetab:claim': { request: Record<never, never>; reply: void };
+  /**
+   * Answers once the server core is ready (what makes /readyz answer 200: the
+   * store loaded, the first-start objects in place), or with why it could not
+   * start. The page waits on this instead of polling /readyz, which would fill
+   * the browser's console and the audit log with the 403s and 500s of a start.
+   */
+  'kubetab:ready': { request: Record<never, never>; reply: void };
   /** The configuration document in use. */
   'kubetab:configuration:get': { request: Record<never, never>; reply: ConfigurationState };
   /** Validates a document without saving it. */
@@ -90,6 +144,14 @@ export interface PageToWorkerMessages {
   'kubetab:clock:get': { request: Record<never, never>; reply: ClockState };
   /** Moves the server's clock forward (tokens, continue tokens and watch history expire with it). */
   'kubetab:clock:advance': { request: { readonly ms: number }; reply: ClockState };
+  /** The configured nodes and which kubelets run (the topology itself is the document's `nodes`). */
+  'kubetab:nodes:get': { request: Record<never, never>; reply: NodesState };
+  /** Stops a node's kubelet, as powering off its machine: the lease expires, the node-lifecycle controller marks it Unknown. */
+  'kubetab:nodes:stop': { request: { readonly name: string }; reply: NodesState };
+  /** Starts a stopped node's kubelet again. */
+  'kubetab:nodes:start': { request: { readonly name: string }; reply: NodesState };
+  /** Runs a command in a container (see ExecRequest); the output flows on the request's session port. */
+  'kubetab:pods:exec': { request: ExecRequest; reply: ExecStart };
 }
 
 export type MessageType = keyof PageToWorkerMessages;
@@ -105,6 +167,7 @@ export type WorkerReply<T = unknown> = { readonly ok: true; readonly value: T } 
 
 const PAGE_TO_WORKER_TYPES: ReadonlySet<string> = new Set<MessageType>([
   'kubetab:claim',
+  'kubetab:ready',
   'kubetab:configuration:get',
   'kubetab:configuration:validate',
   'kubetab:configuration:save',
@@ -113,6 +176,10 @@ const PAGE_TO_WORKER_TYPES: ReadonlySet<string> = new Set<MessageType>([
   'kubetab:cluster:import',
   'kubetab:clock:get',
   'kubetab:clock:advance',
+  'kubetab:nodes:get',
+  'kubetab:nodes:stop',
+  'kubetab:nodes:start',
+  'kubetab:pods:exec',
 ]);
 
 export function isPageToWorkerMessage(data: unknown): data is PageToWorkerMessage {

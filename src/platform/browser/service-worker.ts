@@ -107,10 +107,12 @@ async function answer(request: Request, url: URL, path: string): Promise<Respons
 }
 
 /** Carries out one page message; its answer goes back on the message's port. */
-function carryOut(message: PageToWorkerMessage): Promise<MessageReply<MessageType>> {
+function carryOut(message: Exclude<PageToWorkerMessage, { type: 'kubetab:pods:exec' }>): Promise<MessageReply<MessageType>> {
   switch (message.type) {
     case 'kubetab:claim':
       return sw.clients.claim();
+    case 'kubetab:ready':
+      return host.ready();
     case 'kubetab:configuration:get':
       return host.configurationState();
     case 'kubetab:configuration:validate':
@@ -127,6 +129,12 @@ function carryOut(message: PageToWorkerMessage): Promise<MessageReply<MessageTyp
       return host.clockState();
     case 'kubetab:clock:advance':
       return host.advanceClock(message.ms);
+    case 'kubetab:nodes:get':
+      return host.nodesState();
+    case 'kubetab:nodes:stop':
+      return host.stopNode(message.name);
+    case 'kubetab:nodes:start':
+      return host.startNode(message.name);
   }
 }
 
@@ -169,12 +177,19 @@ sw.addEventListener('message', (event) => {
   if (!isPageToWorkerMessage(event.data)) return;
   const port = event.ports[0];
   const reply = (value: WorkerReply) => port?.postMessage(value);
-  event.waitUntil(
-    carryOut(event.data).then(
-      (value) => reply({ ok: true, value }),
-      (error: unknown) => reply({ ok: false, error: error instanceof Error ? error.message : String(error) }),
-    ),
-  );
+  const refuse = (error: unknown) => reply({ ok: false, error: error instanceof Error ? error.message : String(error) });
+  if (event.data.type === 'kubetab:pods:exec') {
+    // Answered once the API has accepted or refused the exec; the event keeps the worker alive while the
+    // session runs (a browser allows an event about five minutes).
+    event.waitUntil(
+      host.exec(sw.location.origin, event.data).then((outcome) => {
+        reply({ ok: true, value: outcome.start });
+        return outcome.finished;
+      }, refuse),
+    );
+    return;
+  }
+  event.waitUntil(carryOut(event.data).then((value) => reply({ ok: true, value }), refuse));
 });
 
 sw.addEventListener('fetch', (event) => {

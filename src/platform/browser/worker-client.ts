@@ -18,9 +18,10 @@ async function worker(): Promise<ServiceWorker> {
 
 /**
  * Sends a message and resolves with the worker's answer (rejects with its
- * error). `timeoutMs` guards against a worker that was replaced mid-way.
+ * error). `timeoutMs` guards against a worker that was replaced mid-way;
+ * `transfer` lists what the request hands over (an exec's session port).
  */
-export async function askWorker<K extends MessageType>(type: K, request: MessageRequest<K>, timeoutMs = 60_000): Promise<MessageReply<K>> {
+export async function askWorker<K extends MessageType>(type: K, request: MessageRequest<K>, timeoutMs = 60_000, transfer: Transferable[] = []): Promise<MessageReply<K>> {
   const target = await worker();
   const channel = new MessageChannel();
   return new Promise<MessageReply<K>>((resolve, reject) => {
@@ -35,6 +36,6 @@ export async function askWorker<K extends MessageType>(type: K, request: Message
       if (reply.ok) resolve(reply.value);
       else reject(new WorkerMessageError(reply.error));
     };
-    target.postMessage({ type, ...request }, [channel.port2]);
+    target.postMessage({ type, ...request }, [channel.port2, ...transfer]);
   });
 }

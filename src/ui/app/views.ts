@@ -19,6 +19,7 @@ export interface ViewDefinition {
 export const VIEWS: readonly ViewDefinition[] = [
   { id: 'console', label: 'Console', hint: 'Send API requests', key: '1', component: lazy(() => import('../features/console')) },
   { id: 'explorer', label: 'Explorer', hint: 'Browse the cluster live', key: '2', component: lazy(() => import('../features/explorer')) },
+  { id: 'pods', label: 'Pods', hint: 'Logs and exec', key: '8', component: lazy(() => import('../features/pods')) },
   { id: 'editor', label: 'Editor', hint: 'Edit and apply manifests', key: '3', component: lazy(() => import('../features/editor')) },
   { id: 'managed-fields', label: 'Managed fields', hint: 'Who owns which field', key: '4', component: lazy(() => import('../features/managed-fields')) },
   { id: 'access', label: 'Access', hint: 'Authorization step by step', key: '5', component: lazy(() => import('../features/access')) },

@@ -93,7 +93,7 @@ export function AccessMatrix({ initial }: { initial: Subject }) {
                       const cell = cellFor(review.rules, v, r.group, r.resource, review.namespace);
                       return (
                         <td key={v} data-cell={cell} aria-label={`${v} ${r.resource}: ${cell === 'yes' ? 'allowed' : cell === 'some' ? 'some names' : 'not allowed'}`}>
-                          {cell === 'yes' ? '✓' : cell === 'some' ? '◐' : ''}
+                          {cell === 'yes' ? '✓' : cell === 'some' ? '◐' : '✗'}
                         </td>
                       );
                     })}

@@ -7,6 +7,7 @@ import { useAppStore } from '../../lib/store';
 import type { ConsoleRequest } from '../../lib/store/console-slice';
 import { CopyAsPanel } from './copy-as-panel';
 import { HistoryPanel } from './history-panel';
+import { listedNames, type ListedNames } from './path-suggestions';
 import { RequestEditor } from './request-editor';
 import { ResponsePanel } from './response-panel';
 import { isWatch, readWhole, sendRequest, streamWatch, type ConsoleResponse, type ConsoleWatchEvent } from './send';
@@ -31,6 +32,7 @@ export default function ConsoleView() {
   const namespace = useAppStore((s) => s.namespace);
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'idle' });
   const [events, setEvents] = useState<ConsoleWatchEvent[]>([]);
+  const [listed, setListed] = useState<ListedNames>();
   const abortRef = useRef<AbortController | null>(null);
 
   const send = useCallback(
@@ -52,7 +54,11 @@ export default function ConsoleView() {
           }
           setOutcome((o) => (o.kind === 'watch' ? { ...o, running: false } : o));
         } else {
-          setOutcome({ kind: 'response', response: await readWhole(response, started) });
+          const whole = await readWhole(response, started);
+          setOutcome({ kind: 'response', response: whole });
+          // A list the user received teaches the path's completion its names (typing sends nothing).
+          const names = response.ok ? listedNames(request.path, whole.json) : undefined;
+          if (names) setListed(names);
         }
       } catch (error) {
         if (controller.signal.aborted) return;
@@ -89,7 +95,7 @@ export default function ConsoleView() {
             void send(draft);
           }}
         >
-          <RequestEditor request={draft} namespace={namespace} onChange={setDraft} />
+          <RequestEditor request={draft} namespace={namespace} listed={listed} onChange={setDraft} />
           <div className="row">
             <button type="submit" className="primary" disabled={outcome.kind === 'sending'}>
               Send
@@ -101,7 +107,7 @@ export default function ConsoleView() {
           {outcome.kind === 'idle' && <p className="muted">Send a request to see the answer here.</p>}
           {outcome.kind === 'sending' && <p className="muted" role="status">Sending…</p>}
           {outcome.kind === 'failed' && (
-            <div role="alert" className="alert alert--error">
+            <div role="alert" className="alert alert--error console__failed">
               The request failed: {outcome.message}
             </div>
           )}

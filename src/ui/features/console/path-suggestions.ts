@@ -2,17 +2,37 @@
 // namespace the explorer works in, and cluster-wide), the group-version
 // roots and the server's other endpoints; once the path names a collection,
 // the names of its objects, and once it names an object, its subresources.
+// The names come from the last list the user sent from the console: typing
+// sends nothing (a request per keystroke would be sent as the user's identity
+// and fill the Access log with requests no one sent, issue 16 item 25).
 
-import { useEffect, useMemo, useState } from 'react';
-import { apiJson } from '../../lib/api/client';
+import { useMemo } from 'react';
 import { useDiscovery } from '../../lib/api/discovery';
 import { collectionPath, groupVersionPrefix, objectPath } from '../../lib/api/resource-paths';
-import type { KubeList } from '../../lib/api/types';
 
 const FIXED = ['/api', '/apis', '/version', '/openapi/v3', '/openapi/v2', '/healthz', '/livez', '/readyz', '/.well-known/openid-configuration', '/openid/v1/jwks'];
-const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json';
 
-export function usePathSuggestions(path: string, namespace: string): string[] {
+const MAX_NAMES = 500;
+
+/** The objects of the last list the console received, and the path it was sent to. */
+export interface ListedNames {
+  readonly path: string;
+  readonly items: ReadonlyArray<{ readonly namespace: string; readonly name: string }>;
+}
+
+/** What a response teaches the suggestions: the names in a list's items (undefined when it is no list). */
+export function listedNames(path: string, body: unknown): ListedNames | undefined {
+  const items = (body as { items?: unknown } | null | undefined)?.items;
+  if (!Array.isArray(items)) return undefined;
+  const clean = path.split('?')[0]!.replace(/\/+$/, '');
+  return {
+    path: clean,
+    // A datalist of thousands of options helps no one: the first ones.
+    items: items.slice(0, MAX_NAMES).flatMap((item: { metadata?: { name?: string; namespace?: string } } | null) => (item?.metadata?.name ? [{ name: item.metadata.name, namespace: item.metadata.namespace ?? '' }] : [])),
+  };
+}
+
+export function usePathSuggestions(path: string, namespace: string, listed?: ListedNames): string[] {
   const { resources } = useDiscovery();
   const base = useMemo(() => {
     const out = new Set<string>(FIXED);
@@ -33,22 +53,10 @@ export function usePathSuggestions(path: string, namespace: string): string[] {
     }
     return null;
   }, [resources, clean]);
-  const [names, setNames] = useState<string[]>([]);
-  useEffect(() => {
-    setNames([]);
-    if (!collection) return;
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      apiJson<KubeList>(clean, { query: { limit: 200 }, headers: { accept: METADATA_LIST }, signal: controller.signal }).then(
-        (list) => setNames(list.items.map((item) => objectPath(collection.resource, item.metadata?.namespace ?? collection.namespace, item.metadata?.name ?? ''))),
-        () => undefined,
-      );
-    }, 250);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [collection, clean]);
+  const names = useMemo(() => {
+    if (!collection || !listed || listed.path !== clean) return [];
+    return listed.items.map((item) => objectPath(collection.resource, item.namespace || collection.namespace, item.name));
+  }, [collection, listed, clean]);
 
   // Subresources of an object path.
   const subresources = useMemo(() => {

@@ -5,18 +5,21 @@ import { useId } from 'react';
 import { useAppStore } from '../../lib/store';
 import type { ConsoleRequest } from '../../lib/store/console-slice';
 import { BodyEditor } from './body-editor';
-import { usePathSuggestions } from './path-suggestions';
+import { usePathSuggestions, type ListedNames } from './path-suggestions';
+import { automaticContentType, effectiveContentType } from './wire-request';
 import { ACCEPT_PRESETS, CONTENT_TYPE_PRESETS, hasBody, METHODS, QUERY_GROUPS, type QueryField } from './query-fields';
 
 interface Props {
   readonly request: ConsoleRequest;
   readonly namespace: string;
+  /** The names of the last list received, for the path's completion. */
+  readonly listed?: ListedNames;
   onChange(update: Partial<ConsoleRequest>): void;
 }
 
-export function RequestEditor({ request, namespace, onChange }: Props) {
+export function RequestEditor({ request, namespace, listed, onChange }: Props) {
   const listId = useId();
-  const suggestions = usePathSuggestions(request.path, namespace);
+  const suggestions = usePathSuggestions(request.path, namespace, listed);
   const setQuery = (name: string, value: string) => onChange({ query: { ...request.query, [name]: value } });
   return (
     <div className="stack">
@@ -64,7 +67,15 @@ export function RequestEditor({ request, namespace, onChange }: Props) {
         <HeadersEditor request={request} onChange={onChange} />
       </details>
       {hasBody(request.method) && (
-        <BodyEditor value={request.body} contentType={getHeader(request.headers, 'Content-Type')} onChange={(body) => onChange({ body })} />
+        <BodyEditor
+          value={request.body}
+          method={request.method}
+          contentType={effectiveContentType(request)}
+          chosenContentType={getHeader(request.headers, 'Content-Type')}
+          automaticContentType={automaticContentType(request.method, request.body)}
+          onChange={(body) => onChange({ body })}
+          onChooseContentType={(type) => onChange({ headers: setHeader(request.headers, 'Content-Type', type) })}
+        />
       )}
     </div>
   );
@@ -136,7 +147,7 @@ function HeadersEditor({ request, onChange }: Pick<Props, 'request' | 'onChange'
             value={CONTENT_TYPE_PRESETS.some(([, v]) => v === contentType) ? contentType : ''}
             onChange={(e) => update(setHeader(rows, 'Content-Type', e.target.value))}
           >
-            <option value="">(none or custom)</option>
+            <option value="">{contentType ? '(custom)' : hasBody(request.method) ? `(automatic: ${automaticContentType(request.method, request.body)})` : '(none)'}</option>
             {CONTENT_TYPE_PRESETS.map(([label, value]) => (
               <option key={value} value={value}>
                 {label} — {value}

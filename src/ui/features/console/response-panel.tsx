@@ -1,5 +1,7 @@
 // The answer: status, time, headers (Warning headers called out), body
-// pretty-printed, and "Continue" when a list has more pages.
+// pretty-printed, and "Continue" when a list has more pages. A failure's
+// Status is summed up above the raw body (its reason and message, wrapped),
+// and the body wraps: a long message is read, not cut at the right edge.
 
 import { parseWarnings } from '../../lib/api/warnings';
 import type { ConsoleResponse } from './send';
@@ -9,11 +11,19 @@ interface Props {
   onContinue(token: string): void;
 }
 
+/** A kube Status of failure: its reason and message. */
+function statusFailure(json: unknown): { reason: string; message: string } | null {
+  const status = json as { kind?: unknown; status?: unknown; reason?: unknown; message?: unknown } | undefined;
+  if (!status || status.kind !== 'Status' || status.status !== 'Failure') return null;
+  return { reason: typeof status.reason === 'string' ? status.reason : '', message: typeof status.message === 'string' ? status.message : '' };
+}
+
 export function ResponsePanel({ response, onContinue }: Props) {
   const warnings = response.headers.filter(([n]) => n.toLowerCase() === 'warning').flatMap(([, v]) => parseWarnings(v));
   const continueToken = (response.json as { metadata?: { continue?: string } } | undefined)?.metadata?.continue;
   const remaining = (response.json as { metadata?: { remainingItemCount?: number } } | undefined)?.metadata?.remainingItemCount;
   const ok = response.status >= 200 && response.status < 300;
+  const failure = statusFailure(response.json);
   return (
     <section className="stack" aria-label="Response">
       <div className="row row--center">
@@ -30,6 +40,12 @@ export function ResponsePanel({ response, onContinue }: Props) {
           </>
         ) : null}
       </div>
+      {failure && (
+        <div role="alert" aria-label="Error summary" className="alert alert--error response-summary">
+          <strong>{failure.reason || 'Failure'}</strong>
+          {failure.message && <span className="response-summary__message">{failure.message}</span>}
+        </div>
+      )}
       {warnings.length > 0 && (
         <div role="alert" className="alert alert--warn" aria-label="Warnings">
           <strong>Warning</strong>

@@ -8,6 +8,7 @@ import { readWatchEvents } from '../../lib/api/watch-stream';
 import type { CommandRequest } from '../../lib/commands/copy-as';
 import type { ConsoleRequest } from '../../lib/store/console-slice';
 import { hasBody } from './query-fields';
+import { effectiveQuery, isWatch, splitPath, wireHeaders } from './wire-request';
 
 export interface ConsoleResponse {
   readonly status: number;
@@ -29,18 +30,16 @@ export interface ConsoleWatchEvent {
   readonly object: unknown;
 }
 
+/** The query parameters sent: typed into the path or set in the fields (see wire-request.ts). */
 export function activeQuery(request: ConsoleRequest): Record<string, string> {
-  return Object.fromEntries(Object.entries(request.query).filter(([, v]) => v !== ''));
+  return effectiveQuery(request);
 }
 
 export function headerPairs(request: ConsoleRequest): Array<[string, string]> {
-  return request.headers.filter((h) => h.name.trim()).map((h) => [h.name.trim(), h.value]);
+  return wireHeaders(request);
 }
 
-export function isWatch(request: ConsoleRequest): boolean {
-  const watch = request.query.watch;
-  return request.method === 'GET' && (watch === 'true' || watch === '1');
-}
+export { isWatch };
 
 /** The identity chosen for this request, or undefined for the current one. */
 export function requestIdentity(request: ConsoleRequest): Identity | undefined {
@@ -53,7 +52,7 @@ export function commandRequest(request: ConsoleRequest): CommandRequest {
   const headers = requestHeaders({ headers: headerPairs(request), identity: requestIdentity(request) });
   const pairs: Array<[string, string]> = [];
   headers.forEach((value, name) => pairs.push([canonicalHeaderName(name), value]));
-  return { method: request.method, url: absoluteApiUrl(request.path, activeQuery(request)), headers: pairs, body: hasBody(request.method) ? request.body : '' };
+  return { method: request.method, url: absoluteApiUrl(splitPath(request.path).pathname, activeQuery(request)), headers: pairs, body: hasBody(request.method) ? request.body : '' };
 }
 
 export { basePath };
@@ -64,7 +63,7 @@ function canonicalHeaderName(name: string): string {
 
 export async function sendRequest(request: ConsoleRequest, signal: AbortSignal): Promise<{ response: Response; started: number }> {
   const started = performance.now();
-  const response = await apiFetch(request.path, {
+  const response = await apiFetch(splitPath(request.path).pathname, {
     method: request.method,
     query: activeQuery(request),
     headers: headerPairs(request),

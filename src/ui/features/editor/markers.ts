@@ -1,10 +1,13 @@
 // Server answers placed where they belong in the buffer: each cause of a 422
-// (field paths like spec.containers[0].image) and each field of an apply
-// conflict (.data.key, [name="c"]…) becomes a marker on that field.
+// (field paths like spec.containers[0].image), each field of an apply
+// conflict (.data.key, [name="c"]…) and each field a message names (an
+// apply's typed error, strict decoding, a Warning) becomes a marker on that
+// field; only what names no field goes on the document's first line.
 
 import { conflictsFromStatus } from '../../lib/managed-fields/conflicts';
 import { resolvePath } from '../../lib/managed-fields/field-path';
 import { parseErrorField, rangeOfPath, type BufferDocument } from '../../lib/yaml/yaml-text';
+import { fieldsInMessage } from './message-fields';
 import type { DocumentResult } from './operations';
 
 export interface BufferMarker {
@@ -43,11 +46,18 @@ export function markersFor(results: readonly DocumentResult[], docs: readonly Bu
         markers.push({ ...(range ?? whole), message: `${cause.field}: ${cause.message ?? cause.reason ?? ''}`, severity: 'error' });
         placed = true;
       }
-      if (!placed) markers.push({ ...firstLine(doc), message: status.message ?? `HTTP ${status.code}`, severity: 'error' });
+      if (!placed) markers.push(...atFieldsOf(status.message ?? `HTTP ${status.code}`, doc, 'error'));
     }
-    for (const warning of result.warnings) markers.push({ ...firstLine(doc), message: `Warning: ${warning}`, severity: 'warning' });
+    for (const warning of result.warnings) markers.push(...atFieldsOf(`Warning: ${warning}`, doc, 'warning'));
   }
   return markers;
+}
+
+/** A message at each field it names (on the first line when it names none it can find). */
+function atFieldsOf(message: string, doc: BufferDocument, severity: BufferMarker['severity']): BufferMarker[] {
+  const ranges = fieldsInMessage(message, doc.value).flatMap((field) => rangeOfPath(doc.document, field.path) ?? []);
+  if (!ranges.length) return [{ ...firstLine(doc), message, severity }];
+  return ranges.map((range) => ({ start: range.start, end: range.end, message, severity }));
 }
 
 function firstLine(doc: BufferDocument): { start: number; end: number } {

@@ -1,5 +1,7 @@
 // Choose an object: a resource from discovery, a namespace, a name (listed
-// live). The choice goes into the URL (#/managed-fields?path=…).
+// live). The choice goes into the URL (#/managed-fields?path=…); the resource
+// chosen is also remembered across reloads (the store), and shown as chosen
+// while discovery is still loading rather than as the list's first entry.
 
 import { useMemo, useState } from 'react';
 import { useDiscovery } from '../../lib/api/discovery';
@@ -12,7 +14,13 @@ export function ObjectPicker({ path }: { path: string }) {
   const { resources } = useDiscovery();
   const storeNamespace = useAppStore((s) => s.namespace);
   const parsed = parseApiPath(path);
-  const [key, setKey] = useState(parsed ? `${parsed.groupVersion}/${parsed.resource}` : 'v1/configmaps');
+  const remembered = useAppStore((s) => s.managedFieldsResource);
+  const remember = useAppStore((s) => s.setManagedFieldsResource);
+  const [key, choose] = useState(parsed ? `${parsed.groupVersion}/${parsed.resource}` : remembered);
+  const setKey = (next: string) => {
+    choose(next);
+    remember(next);
+  };
   const [namespace, setNamespace] = useState(parsed?.namespace || storeNamespace || 'default');
   const listable = useMemo(() => resources.filter((r) => r.preferred && r.verbs.includes('list') && r.verbs.includes('patch')).sort((a, b) => a.kind.localeCompare(b.kind)), [resources]);
   const resource = listable.find((r) => `${r.groupVersion}/${r.resource}` === key) ?? null;
@@ -23,6 +31,7 @@ export function ObjectPicker({ path }: { path: string }) {
       <label>
         Resource
         <select value={key} onChange={(e) => setKey(e.target.value)}>
+          {!resource && <option value={key}>{key}</option>}
           {listable.map((r) => (
             <option key={`${r.groupVersion}/${r.resource}`} value={`${r.groupVersion}/${r.resource}`}>
               {r.kind} ({r.groupVersion})

@@ -27,7 +27,7 @@ function parseDocument(text: string): { document?: unknown; error?: string } {
 /** The secure set-up, keeping the users (and so the administrator) the document already has. */
 function secureFrom(previous: ClusterConfiguration): ClusterConfiguration {
   const fresh = secureConfiguration();
-  return { ...fresh, ...(previous.tokens?.length ? { tokens: previous.tokens } : {}), featureGates: { ...(previous.featureGates ?? {}) }, runtimeConfig: { ...(previous.runtimeConfig ?? {}) } };
+  return { ...fresh, ...(previous.tokens?.length ? { tokens: previous.tokens } : {}), featureGates: { ...(previous.featureGates ?? {}) }, runtimeConfig: { ...(previous.runtimeConfig ?? {}) }, ...(previous.nodes ? { nodes: previous.nodes } : {}) };
 }
 
 function MapEditor({ title, entries, valueLabel, onSet, onRemove, help, options }: {

@@ -179,14 +179,16 @@ export function IdentitiesPanel({ configuration }: { configuration: Configuratio
           {identities.map((identity) => (
             <tr key={identity.id} aria-current={identity.id === current ? 'true' : undefined}>
               <td>
-                <strong>{identity.label}</strong>
-                {identity.id === current && <span className="badge badge--ok"> current</span>}
+                <span className="settings-identity">
+                  <strong>{identity.label}</strong>
+                  {identity.id === current && <span className="badge badge--ok">current</span>}
+                </span>
               </td>
               <td className="muted">{KIND_TEXT[identity.kind]}</td>
               <td className="muted">{identity.expiresAt ?? '—'}</td>
               <td>
                 <div className="row row--center">
-                  <button type="button" onClick={() => select(identity.id)} disabled={identity.id === current} aria-label={`Send as ${identity.label}`}>
+                  <button type="button" onClick={() => select(identity.id)} disabled={identity.id === current} aria-label={`Switch to ${identity.label}`} title="Requests from now on are sent as this identity">
                     Use
                   </button>
                   <WhoAmI identity={identity} />

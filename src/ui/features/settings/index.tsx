@@ -13,11 +13,13 @@ import { ClockPanel } from './clock-panel';
 import { ClusterPanel } from './cluster-panel';
 import { ConfigurationPanel } from './configuration-panel';
 import { IdentitiesPanel } from './identities-panel';
+import { NodesPanel } from './nodes-panel';
 import './settings.css';
 
 const TABS = [
   { id: 'identities', label: 'Identities' },
   { id: 'configuration', label: 'Configuration' },
+  { id: 'nodes', label: 'Nodes' },
   { id: 'cluster', label: 'Cluster data' },
   { id: 'clock', label: 'Clock' },
 ];
@@ -43,6 +45,7 @@ export default function SettingsView() {
       <Tabs label="Settings" tabs={TABS} selected={tab} onSelect={setTab}>
         {tab === 'identities' && <IdentitiesPanel configuration={state} />}
         {tab === 'configuration' && <ConfigurationPanel state={state} onState={setState} />}
+        {tab === 'nodes' && <NodesPanel onState={setState} />}
         {tab === 'cluster' && <ClusterPanel onState={setState} />}
         {tab === 'clock' && <ClockPanel />}
       </Tabs>

@@ -3,20 +3,32 @@
 // default namespace, RBAC roles). main.tsx starts this once; every request
 // of the API client waits for it.
 
+import { askWorker } from '../../../platform/browser/worker-client';
+
 let ready: Promise<unknown> | null = null;
 
+/** How long a start may take before the page gives up (a cold start with a big store takes a few seconds). */
+const READY_TIMEOUT_MS = 30_000;
+const RETRY_DELAY_MS = 250;
+
 /**
- * Waits until /readyz answers 200. The worker answers /version at once, but
- * the bootstrap objects come a moment later. Startup only: nothing polls
- * once the server is ready. (/readyz is public, as on a real server, so no
- * identity is needed.)
+ * Asks the worker to answer once its server is ready (the message
+ * kubetab:ready), rather than polling /readyz: during a start /readyz answers
+ * 500, and 403 to anonymous before the default RBAC policy exists, and each
+ * of those is a red "Failed to load resource" in the browser's console and a
+ * row in the audit log that no one sent. A worker that stepped aside for a
+ * newer version answers with an error: ask again (the newer one answers).
  */
-async function untilReady(base: string): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    const response = await fetch(`${base}readyz`, { cache: 'no-store' }).catch(() => null);
-    if (response?.ok) return;
-    if (attempt > 300) throw new Error(`the API server is not ready: ${response ? await response.text() : 'no answer'}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+async function untilReady(): Promise<void> {
+  const deadline = performance.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      await askWorker('kubetab:ready', {}, Math.max(1, deadline - performance.now()));
+      return;
+    } catch (error) {
+      if (performance.now() + RETRY_DELAY_MS >= deadline) throw new Error(`the API server is not ready: ${error instanceof Error ? error.message : String(error)}`);
+      await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
+    }
   }
 }
 
@@ -25,8 +37,8 @@ async function untilReady(base: string): Promise<void> {
  * `prepare` runs once the server is ready and before any API call (the
  * administrator's credentials are fetched there).
  */
-export function startServer(registration: Promise<unknown>, base: string, prepare?: () => Promise<void>): void {
-  ready = registration.then(() => untilReady(base)).then(() => prepare?.());
+export function startServer(registration: Promise<unknown>, prepare?: () => Promise<void>): void {
+  ready = registration.then(() => untilReady()).then(() => prepare?.());
   // Failures are reported by whoever waits (the header's status); not unhandled.
   ready.catch(() => undefined);
 }

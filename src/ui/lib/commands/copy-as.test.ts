@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shellQuote, toCurl, toKubectl } from './copy-as';
+import { shellQuote, toCurl, toKubectl, toServeCurl } from './copy-as';
 
 describe('copy as command line', () => {
   it('quotes for a POSIX shell', () => {
@@ -47,5 +47,37 @@ describe('copy as command line', () => {
       body: '{"spec":{"replicas":3}}',
     });
     expect(command).toBe(`kubectl patch deployments.apps d -n web --type=merge -p '{"spec":{"replicas":3}}'`);
+  });
+});
+
+describe('copy as curl for the Node server (issue 16 item 25: the tab cannot be reached by curl)', () => {
+  const target = { server: 'https://127.0.0.1:8080', kubeconfig: './kubeconfig', base: '/kubetab/' };
+  const request = {
+    method: 'GET',
+    url: 'http://static.host/kubetab/api/v1/namespaces/default/configmaps?limit=5',
+    headers: [
+      ['Accept', 'application/json'],
+      ['Authorization', 'Bearer tab-token'],
+    ] as Array<[string, string]>,
+    body: '',
+  };
+
+  it("takes the token and CA from the kubeconfig, not the tab's", () => {
+    expect(toServeCurl(request, target, { kind: 'admin' }).split('\n')).toEqual([
+      "# This page's API server runs inside the browser tab, where curl cannot reach it. The same request",
+      "# to KubeTab's Node server, started with: npm run serve -- --port 8080 --kubeconfig ./kubeconfig",
+      "TOKEN=$(kubectl --kubeconfig ./kubeconfig config view --raw --minify -o jsonpath='{.users[0].user.token}')",
+      "kubectl --kubeconfig ./kubeconfig config view --raw --minify -o jsonpath='{.clusters[0].cluster.certificate-authority-data}' | base64 -d > kubetab-ca.crt",
+      `curl --cacert kubetab-ca.crt 'https://127.0.0.1:8080/api/v1/namespaces/default/configmaps?limit=5' -H "Authorization: Bearer $TOKEN" -H 'Accept: application/json'`,
+    ]);
+  });
+
+  it('impersonates another user; anonymous and --open send no credentials', () => {
+    expect(toServeCurl(request, target, { kind: 'impersonated', user: 'jane' })).toContain(`-H "Authorization: Bearer $TOKEN" -H 'Accept: application/json' -H 'Impersonate-User: jane'`);
+    expect(toServeCurl(request, target, { kind: 'anonymous' })).not.toContain('TOKEN');
+    const open = toServeCurl(request, { ...target, server: 'http://127.0.0.1:9000/' }, { kind: 'admin' });
+    expect(open).toContain('npm run serve -- --open --port 9000');
+    expect(open).toContain(`curl 'http://127.0.0.1:9000/api/v1/namespaces/default/configmaps?limit=5' -H 'Accept: application/json'`);
+    expect(open).not.toContain('tab-token');
   });
 });

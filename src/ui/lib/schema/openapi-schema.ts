@@ -5,6 +5,8 @@
 // complete from what the server serves.
 
 import { apiJson } from '../api/client';
+import { ENUM_FACTS } from './enum-facts';
+import { describeField } from './field-docs';
 
 export interface OpenApiDocument {
   components?: { schemas?: Record<string, SchemaObject> };
@@ -40,21 +42,35 @@ export function splitApiVersion(apiVersion: string): { group: string; version: s
  * Rewrites one OpenAPI schema for a JSON-schema validator: refs point into
  * `definitions`, and objects with declared properties refuse unknown fields
  * (as the server's strict field validation would) unless Kubernetes keeps
- * unknown fields there.
+ * unknown fields there. Each property gets a description of its facts (type,
+ * required, values; field-docs.ts) for the editor's hover, ahead of any its
+ * author wrote; `enums` adds the values of enumerated fields the document
+ * does not list (enum-facts.ts).
  */
-export function toJsonSchema(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(toJsonSchema);
+export function toJsonSchema(schema: unknown, enums?: Readonly<Record<string, readonly string[]>>): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => toJsonSchema(item));
   if (!schema || typeof schema !== 'object') return schema;
+  const s = schema as SchemaObject;
+  const required = Array.isArray(s.required) ? (s.required as string[]) : [];
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === '$ref' && typeof value === 'string') out.$ref = value.replace('#/components/schemas/', '#/definitions/');
     else if (key === 'properties' && value && typeof value === 'object')
-      out.properties = Object.fromEntries(Object.entries(value).map(([name, s]) => [name, toJsonSchema(s)]));
+      out.properties = Object.fromEntries(Object.entries(value as Record<string, SchemaObject>).map(([name, property]) => [name, propertySchema(name, property, required, enums?.[name])]));
     else out[key] = toJsonSchema(value);
   }
-  const s = schema as SchemaObject;
   if (s.properties && s.additionalProperties === undefined && !s['x-kubernetes-preserve-unknown-fields']) out.additionalProperties = false;
   return out;
+}
+
+function propertySchema(name: string, property: SchemaObject, required: readonly string[], values: readonly string[] | undefined): unknown {
+  const converted = toJsonSchema(property) as Record<string, unknown>;
+  if (!converted || typeof converted !== 'object' || Array.isArray(converted)) return converted;
+  const added = values && !Array.isArray(property.enum) ? values : undefined;
+  if (added) converted.enum = [...added];
+  const facts = describeField(name, property, required, added);
+  converted.description = typeof property.description === 'string' && property.description ? `${facts}\n\n${property.description}` : facts;
+  return converted;
 }
 
 /** The definition name of a kind in a document, or null. */
@@ -82,7 +98,7 @@ export function buildManifestSchema(input: ManifestSchemaInput): Record<string, 
     if (!name) continue;
     if (!seenDocs.has(document)) {
       seenDocs.add(document);
-      for (const [defName, def] of Object.entries(document.components?.schemas ?? {})) definitions[defName] ??= toJsonSchema(def);
+      for (const [defName, def] of Object.entries(document.components?.schemas ?? {})) definitions[defName] ??= toJsonSchema(def, ENUM_FACTS[defName]);
     }
     branches.push({
       if: { properties: { apiVersion: { const: apiVersion }, kind: { const: kind } }, required: ['apiVersion', 'kind'] },

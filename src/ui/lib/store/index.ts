@@ -35,6 +35,7 @@ export const useAppStore = create<AppState>()(
       // What survives a reload: preferences, identities, drafts and history.
       partialize: (state) => ({
         theme: state.theme,
+        managedFieldsResource: state.managedFieldsResource,
         identities: state.identities,
         currentIdentityId: state.currentIdentityId,
         consoleDraft: state.consoleDraft,

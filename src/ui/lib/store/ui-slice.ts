@@ -7,6 +7,9 @@ export interface UiSlice {
   theme: Theme;
   setTheme(theme: Theme): void;
   toggleTheme(): void;
+  /** The resource last chosen in Managed fields (`groupVersion/resource`), kept across reloads. */
+  managedFieldsResource: string;
+  setManagedFieldsResource(key: string): void;
 }
 
 /** The colour scheme the system prefers, used until the person picks one. */
@@ -18,4 +21,6 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => (
   theme: preferredTheme(),
   setTheme: (theme) => set({ theme }),
   toggleTheme: () => set((state) => ({ theme: state.theme === 'dark' ? 'light' : 'dark' })),
+  managedFieldsResource: 'v1/configmaps',
+  setManagedFieldsResource: (managedFieldsResource) => set({ managedFieldsResource }),
 });
