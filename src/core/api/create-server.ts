@@ -157,6 +157,10 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   let controllers: RunningControllers | undefined;
   let kubelets: RunningKubelets | undefined;
   let closing = false;
+  // Resolved by close(): start-up stops waiting for the controllers to settle (on a Clock nobody moves
+  // they may wait for simulated time that never comes) and close() does not wait for it.
+  let closeRequested!: () => void;
+  const closeRequest = new Promise<void>((resolve) => (closeRequested = resolve));
   const nodeConfigs = options.nodes ?? ((options.controllers ?? KUBEADM_CONTROLLERS).length > 0 ? DEFAULT_TOPOLOGY : []);
   const bootstrapped = options.store
     .ready()
@@ -176,7 +180,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
         const clusterCA = options.clusterCA;
         const signing = clusterCA ? { clusterSigning: { keyPair: clusterCA }, rootCA: { certificate: async () => (await clusterCA()).certificate } } : {};
         controllers = startControllers({ send, clock, enabled, serviceAccountTokens, ...signing, nodeIpam, ...(options.log ? { log: options.log } : {}) });
-        await controllers.idle();
+        await Promise.race([controllers.idle(), closeRequest]);
       }
       // The kubelets start after the controllers, as a kind node's kubelet joins a running control plane.
       if (nodeConfigs.length > 0 && !closing) {
@@ -389,6 +393,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     },
     async close() {
       closing = true;
+      closeRequested();
       customResources.stop();
       faults.stop();
       access.stop();
