@@ -12,7 +12,7 @@ import { askWorker } from './support/worker';
 // Heavy tests (1,000 objects, bursts of writes) on a shared machine.
 test.describe.configure({ timeout: 180_000 });
 
-const VIEWS = ['Console', 'Explorer', 'Editor', 'Managed fields', 'Access', 'Tutorials', 'Settings'];
+const VIEWS = ['Console', 'Explorer', 'Pods', 'Editor', 'Managed fields', 'Access', 'Tutorials', 'Settings'];
 
 /** Starts collecting layout shifts and long tasks in the page. */
 async function observe(page: Page): Promise<void> {

@@ -17,6 +17,7 @@
 
 import type { Clock } from '../clock';
 import { ApiClient, type Send } from './client/api-client';
+import { CONTROLLER_MANAGER_RATE, SCHEDULER_RATE, type RateLimit } from './client/rate-limiter';
 import { Activity } from './runtime/activity';
 import type { Controller, ControllerContext, ControllerFactory } from './runtime/controller';
 import { SharedInformers } from './runtime/shared-informers';
@@ -269,6 +270,12 @@ export function controllerServiceAccounts(enabled: readonly string[] | undefined
   return [...new Set(REGISTRY.filter((r) => selected.has(r.name) && r.component === 'kube-controller-manager' && r.serviceAccount).map((r) => r.serviceAccount!))];
 }
 
+function rateLimitOf(r: Registration): RateLimit | undefined {
+  if (r.component === 'kube-controller-manager') return CONTROLLER_MANAGER_RATE;
+  if (r.component === 'kube-scheduler') return SCHEDULER_RATE;
+  return undefined;
+}
+
 function userAgent(r: Registration): string {
   const base = `${r.component}/v1.32.0 (kubetab) kubernetes/kubetab`;
   return r.serviceAccount ? `${base}/system:serviceaccount:kube-system:${r.serviceAccount}` : base;
@@ -277,7 +284,13 @@ function userAgent(r: Registration): string {
 export function startControllers(options: StartControllersOptions): RunningControllers {
   const log = options.log ?? ((message: string) => console.info(`[controllers] ${message}`));
   const activity = new Activity();
-  const root = new ApiClient({ send: options.send, baseUrl: options.baseUrl, userAgent: 'kube-controller-manager/v1.32.0 (kubetab) kubernetes/kubetab/shared-informers' });
+  // The shared informers' client is kube-controller-manager's, with its default rate limit.
+  const root = new ApiClient({
+    send: options.send,
+    baseUrl: options.baseUrl,
+    userAgent: 'kube-controller-manager/v1.32.0 (kubetab) kubernetes/kubetab/shared-informers',
+    rateLimit: CONTROLLER_MANAGER_RATE,
+  });
   const informers = new SharedInformers(root, activity, log);
   const selected = new Set(selectControllers(options.enabled));
   const running: Controller[] = [];
@@ -292,7 +305,9 @@ export function startControllers(options: StartControllersOptions): RunningContr
   );
   for (const r of REGISTRY) {
     if (!selected.has(r.name)) continue;
-    const client = root.withUserAgent(userAgent(r));
+    // Each client limits its own rate as client-go's do: kube-controller-manager's and kube-scheduler's
+    // defaults; kube-apiserver's own loopback clients (and kubeadm's, the kubelet stand-in's) are not limited.
+    const client = root.withUserAgent(userAgent(r), rateLimitOf(r));
     const controllerLog = (message: string) => log(`${r.name}: ${message}`);
     const ctx: ControllerContext = {
       client,

@@ -7,6 +7,7 @@ import type { KubeObject } from '../../kinds/types';
 import { ApiError, type StatusBody } from './api-error';
 import { resourcePath, type GroupVersionResource } from './resource-path';
 import { openWatch, type WatchStream } from './watch-stream';
+import { TokenBucket, type RateLimit } from './rate-limiter';
 
 /**
  * Sends a request to the server. The User-Agent comes as its own argument too:
@@ -34,6 +35,8 @@ export interface ClientOptions {
   readonly baseUrl?: string;
   /** Sent as User-Agent: the server derives the field manager from it, as kube does. */
   readonly userAgent?: string;
+  /** client-go's client-side rate limit (absent: none, as kube-apiserver's loopback client). */
+  readonly rateLimit?: RateLimit;
 }
 
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -56,16 +59,21 @@ export class ApiClient {
   private readonly send: Send;
   private readonly baseUrl: string;
   private readonly userAgent: string | undefined;
+  private readonly limiter: TokenBucket | undefined;
 
   constructor(options: ClientOptions) {
     this.send = options.send;
     this.baseUrl = options.baseUrl ?? 'http://localhost';
     this.userAgent = options.userAgent;
+    this.limiter = options.rateLimit ? new TokenBucket(options.rateLimit) : undefined;
   }
 
-  /** The same client with another User-Agent (one per controller, as kube-controller-manager's clients). */
-  withUserAgent(userAgent: string): ApiClient {
-    return new ApiClient({ send: this.send, baseUrl: this.baseUrl, userAgent });
+  /**
+   * The same client with another User-Agent (one per controller, as kube-controller-manager's
+   * clients), and a rate limiter of its own (by default the same limit as this client's).
+   */
+  withUserAgent(userAgent: string, rateLimit: RateLimit | undefined = this.limiter?.limit): ApiClient {
+    return new ApiClient({ send: this.send, baseUrl: this.baseUrl, userAgent, ...(rateLimit ? { rateLimit } : {}) });
   }
 
   async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
@@ -75,6 +83,7 @@ export class ApiClient {
       init.body = typeof body === 'string' ? body : JSON.stringify(body);
       if (!('Content-Type' in headers)) (init.headers as Record<string, string>)['Content-Type'] = JSON_TYPE;
     }
+    if (method !== 'GET') await this.limiter?.wait();
     return this.send(new Request(`${this.baseUrl}${path}`, init), this.userAgent);
   }
 

@@ -11,6 +11,7 @@
 // that the node side can be tested on its own.
 
 import type { Clock } from '../../clock';
+import { KUBELET_RATE } from '../../controllers/client/rate-limiter';
 import { ApiClient, type Send } from '../../controllers/client/api-client';
 import { errorMessage } from '../../controllers/client/api-error';
 import { Activity } from '../../controllers/runtime/activity';
@@ -89,7 +90,8 @@ export function startKubelets(options: StartKubeletsOptions): RunningKubelets {
   let closed = false;
 
   function start(config: NodeConfig, index: number): void {
-    const client = root.withUserAgent(kubeletUserAgent(config.name));
+    // A kubelet's client has the kubelet's default rate limit (kubeAPIQPS 50, kubeAPIBurst 100).
+    const client = root.withUserAgent(kubeletUserAgent(config.name), KUBELET_RATE);
     const facts = nodeFacts(config, index);
     const nodeLog = (m: string) => log(m);
     const timers = new ClockTimers(options.clock, (err) => nodeLog(`kubelet ${config.name}: timer failed: ${errorMessage(err)}`));
