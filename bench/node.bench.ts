@@ -6,12 +6,13 @@
 // after a warm-up; the table gives medians, and the ratio is the median of
 // the rounds' ratios (each taken under the same load).
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT } from './support/build';
+import { startServer } from './support/child-server';
 import { ms, p50, perSecond, ratio, table, type Row } from './support/stats';
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -19,24 +20,6 @@ const DURATION_S = QUICK ? 3 : 10;
 const ROUNDS = QUICK ? 1 : 3;
 const WARM_UP_S = 2;
 const CONNECTIONS = 10;
-
-/** Starts a child process and resolves with the first http URL it prints. */
-function startServer(args: string[]): Promise<{ url: string; child: ChildProcess }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no URL from ${args.join(' ')}: ${out}`)), 30_000);
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const match = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ url: match[1]!, child });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${out}`)));
-  });
-}
 
 async function load(url: string, duration = DURATION_S): Promise<autocannon.Result> {
   return autocannon({ url, connections: CONNECTIONS, duration, headers: { accept: 'application/json' } });

@@ -22,7 +22,8 @@ if (files.length === 0) {
   process.exit(2);
 }
 
-await ensureChromium();
+// Only the browser benchmark needs Chromium (`npm run bench -- cluster` runs without one).
+if (files.some((name) => name.startsWith('browser'))) await ensureChromium();
 let failed = 0;
 for (const file of files) {
   console.log(`\n##### ${file}`);
