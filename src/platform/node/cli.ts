@@ -25,6 +25,7 @@ const USAGE = `Usage: npm run serve -- [--port 8080] [--kubeconfig ./kubeconfig]
   --bind-address IP   address to listen on (default 127.0.0.1)
   --kubeconfig PATH   write a kubeconfig for kubectl pointing at this server
   --data-dir DIR      keep the data in DIR across restarts (default: in memory)
+  --etcd-servers URLS keep the data in etcd at kube's keys (--etcd-prefix, --etcd-cafile/certfile/keyfile)
   --open              no access control: AlwaysAllow over plain http, no credentials
   --nodes N|ROLES     the simulated nodes: N nodes (a control plane and N-1 workers; default 3,
                       as kind), 0 for none, or roles in order: --nodes control-plane,worker,worker
@@ -134,7 +135,8 @@ async function main(): Promise<void> {
   }
   say(`KubeTab API server listening on ${host.url}\n`);
   if (secure) say(`Access control: ${flags['authorization-mode'] ?? `--authorization-config=${flags['authorization-config']}`}; tokens in ${secure.tokenFile}\n`);
-  say(options.dataDir ? `Data kept in ${resolve(options.dataDir)}\n` : 'Data kept in memory (use --data-dir DIR to keep it)\n');
+  const etcdServers = flags['etcd-servers'];
+  say(etcdServers ? `Data kept in etcd at ${etcdServers} under ${flags['etcd-prefix'] || '/registry'}\n` : options.dataDir ? `Data kept in ${resolve(options.dataDir)}\n` : 'Data kept in memory (use --data-dir DIR to keep it)\n');
 
   let stopping = false;
   const stop = (signal: string) => {

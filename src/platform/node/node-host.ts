@@ -124,8 +124,10 @@ export async function startNodeHost(options: NodeHostOptions): Promise<NodeHost>
   const retentionMs = retentionFromFlags(flags);
   // --cors-allowed-origins: checked before anything starts, as kube-apiserver validates its flags.
   const corsOrigins = compileCorsOrigins(splitCorsFlag(flags['cors-allowed-origins']));
-  const persistence = options.dataDir ? await createFilePersistence(options.dataDir) : undefined;
-  const store = await openStore({ persistence, clock, retentionMs });
+  // --etcd-servers: etcd is the store, at kube's keys (src/platform/node/etcd); else memory or --data-dir's files.
+  const store: OpenedStore = flags['etcd-servers']
+    ? await (await import('./etcd/etcd-flags')).openEtcdStoreFromFlags(flags, clock)
+    : await openStore({ persistence: options.dataDir ? await createFilePersistence(options.dataDir) : undefined, clock, retentionMs });
   // --audit-log-path: the events --audit-policy-file selects, as JSON lines.
   const auditLog = auditLogFileFromFlags(flags);
   const apiServer = await createApiServer({
