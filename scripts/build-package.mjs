@@ -14,6 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildWorkerBundles } from './build-worker.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist', 'package');
@@ -41,6 +42,8 @@ const result = await build({
   metafile: true,
   logLevel: 'warning',
 });
+// The browser half and the fixture (scripts/build-worker.mjs): kubetab-worker.js, worker.js, worker.global.js, playwright.js.
+await buildWorkerBundles();
 const imported = new Set();
 for (const output of Object.values(result.metafile.outputs)) for (const i of output.imports) if (i.external && !i.path.startsWith('node:')) imported.add(i.path.split('/').slice(0, i.path.startsWith('@') ? 2 : 1).join('/'));
 const missing = [...imported].filter((name) => !RUNTIME_DEPENDENCIES.includes(name) && !isBuiltin(name));
@@ -64,7 +67,7 @@ const visit = (file) => {
     for (const candidate of [`${target}.d.ts`, join(target, 'index.d.ts')]) if (existsSync(candidate)) visit(candidate);
   }
 };
-visit(join(types, 'package/server/index.d.ts'));
+for (const entry of ['server', 'worker', 'playwright']) visit(join(types, `package/${entry}/index.d.ts`));
 for (const file of reached) {
   const to = join(out, 'types', relative(types, file));
   mkdirSync(dirname(to), { recursive: true });
@@ -78,5 +81,5 @@ for (const file of reached) {
   writeFileSync(to, text);
 }
 rmSync(types, { recursive: true, force: true });
-writeFileSync(join(out, 'server.d.ts'), "export * from './types/package/server/index.js';\n");
-console.log(`dist/package: server.js, cli.js and ${reached.size} declaration files in ${Date.now() - started} ms`);
+for (const entry of ['server', 'worker', 'playwright']) writeFileSync(join(out, `${entry}.d.ts`), `export * from './types/package/${entry}/index.js';\n`);
+console.log(`dist/package: server.js, cli.js, worker.js, kubetab-worker.js, playwright.js and ${reached.size} declaration files in ${Date.now() - started} ms`);

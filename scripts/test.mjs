@@ -5,6 +5,7 @@
 //   3. vitest: every unit and integration test
 //   4. vite build
 //   5. playwright: the built app in Chromium
+//   6. playwright: the example app's tests (examples/kube-dashboard), both modes of kubetab/playwright
 // The last line is `N passed, N failed[, N skipped]`, summing vitest's and
 // Playwright's JSON reports; a step that fails without tests of its own
 // (typecheck, build) counts as one failure. Exits non-zero on any failure.
@@ -111,6 +112,25 @@ if (buildCode === 0 && chromium) {
 } else {
   process.stdout.write('\n=== playwright: not run (no build or no browser)\n');
   stepFailed('playwright (not run)');
+}
+
+// 6. the example app's own Playwright tests (examples/kube-dashboard: kubetab/playwright in both modes)
+if (chromium) {
+  const exampleReport = join(REPORTS, 'playwright-example.json');
+  const exampleCode = await run('playwright (example app)', join(BIN, 'playwright'), ['test', '-c', 'examples/kube-dashboard/playwright.config.ts', '--reporter=list,json'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: exampleReport,
+    KUBETAB_CHROMIUM: chromium,
+  });
+  const example = readJson(exampleReport);
+  if (example?.stats) {
+    const { expected = 0, unexpected = 0, flaky = 0, skipped = 0 } = example.stats;
+    totals.passed += expected + flaky;
+    totals.failed += unexpected;
+    totals.skipped += skipped;
+    if (exampleCode !== 0 && unexpected === 0) stepFailed('playwright (example app)');
+  } else {
+    stepFailed('playwright (example app, no report)');
+  }
 }
 
 if (failures.length > 0) process.stdout.write(`\nFailed steps: ${failures.join(', ')}\n`);

@@ -9,6 +9,7 @@ const COMMANDS = `Usage: kubetab <command> [flags]
 
 Commands:
   serve     run a KubeTab API server (kubetab serve --help for its flags)
+  init      copy the service worker for an app's page into its public folder (kubetab init public)
   version   print KubeTab's version
 `;
 
@@ -18,6 +19,11 @@ async function run(argv: readonly string[]): Promise<void> {
     // The server's CLI reads process.argv: it sees the flags after "serve".
     process.argv = [process.argv[0]!, process.argv[1]!, ...rest];
     await import('../platform/node/cli');
+    return;
+  }
+  if (command === 'init') {
+    const { initWorker } = await import('./init-worker');
+    initWorker(rest, (line) => process.stdout.write(line));
     return;
   }
   if (command === 'version' || command === '--version') {
