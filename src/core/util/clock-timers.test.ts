@@ -63,6 +63,26 @@ describe('ClockTimers', () => {
     timers.stop();
   });
 
+  it('after the clock moves forward, waits for the next timer from the new time (not the real wait armed before)', async () => {
+    const clock = systemClock();
+    const timers = new ClockTimers(clock);
+    const fired: string[] = [];
+    timers.after(10_000, () => fired.push('lease'));
+    // Moving 10 s forward fires the first; one set 50 ms later must fire about 50 ms later, not 10 s later.
+    clock.advance(10_000);
+    expect(fired).toEqual(['lease']);
+    const started = Date.now();
+    await timers.until(clock.now() + 50);
+    expect(Date.now() - started).toBeLessThan(2000);
+    // And one already armed far ahead comes nearer by as much as the clock moves.
+    const far = timers.until(clock.now() + 30_000);
+    clock.advance(29_950);
+    const before = Date.now();
+    await far;
+    expect(Date.now() - before).toBeLessThan(2000);
+    timers.stop();
+  });
+
   it('never fires after stop()', () => {
     const clock = manualClock();
     const timers = new ClockTimers(clock);

@@ -116,11 +116,16 @@ export class ClockTimers {
         this.onError(err);
       }
     }
-    this.arm();
+    // The Clock may have moved (an advance): the real wait armed before no longer says when the next is due.
+    this.arm(true);
   }
 
-  /** A real timer for the earliest waiting one (none on a Clock that moves only when told). */
-  private arm(): void {
+  /**
+   * A real timer for the earliest waiting one (none on a Clock that moves
+   * only when told). One already armed for that time or earlier is kept,
+   * unless `rearm` (after the Clock moved, its real wait is stale).
+   */
+  private arm(rearm = false): void {
     this.dropCancelled();
     const head = this.heap[0];
     const rate = this.clock.rate ?? 1;
@@ -130,7 +135,7 @@ export class ClockTimers {
       this.realAt = Infinity;
       return;
     }
-    if (this.real !== undefined && this.realAt <= head.at) return;
+    if (!rearm && this.real !== undefined && this.realAt <= head.at) return;
     if (this.real !== undefined) clearTimeout(this.real);
     const wait = Math.min(Math.max(0, (head.at - this.clock.now()) / rate), MAX_REAL_WAIT_MS);
     this.realAt = head.at;

@@ -132,8 +132,9 @@ export class ContainerStarter {
     const firstPort = arr(r.spec.ports).map(rec).map((p) => Number(p.containerPort))[0];
     // An unknown image's entrypoint is a quiet server, unless the shell knows the program by that
     // name (polinux/stress's `stress`, busybox-like images): then it does what the shell's does.
-    const entry = info.entrypoint[0]!.split('/').pop()!;
-    const programs = programsFor(isKnownImage(ref) || commandExists(entry) ? {} : { [entry]: quietServer(firstPort) });
+    // (A known image may have no ENTRYPOINT at all: busybox, alpine.)
+    const entry = info.entrypoint[0]?.split('/').pop() ?? '';
+    const programs = programsFor(isKnownImage(ref) || !entry || commandExists(entry) ? {} : { [entry]: quietServer(firstPort) });
     const now = ctx.clock.now();
     const inst: Instance = { id, startedAt: resume?.startedAt ?? now, log: new ContainerLog(id) };
     if (!resume) {

@@ -85,6 +85,24 @@ describe('pod lifecycle', () => {
     expect(await b.events('p')).toContain('Pulled: Container image "registry.k8s.io/pause:3.10" already present on machine');
   });
 
+  it('keeps a terminating container ready until it stops: a `sleep` ignoring SIGTERM runs out its grace period', async () => {
+    bed = await startKubeletTestBed();
+    const b = bed;
+    await b.createPod(pod('sleeper', [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'] }], { terminationGracePeriodSeconds: 10 }));
+    await b.advance(5000);
+    expect(await b.until(async () => (await phaseOf(b, 'sleeper')) === 'Running')).toBe(true);
+    expect((await b.ts.del('/api/v1/namespaces/default/pods/sleeper')).status).toBe(200);
+    await b.advance(5000);
+    const terminating = await b.pod('sleeper');
+    expect(terminating.metadata?.deletionTimestamp).toBeDefined();
+    expect(st(terminating).containerStatuses[0]).toMatchObject({ ready: true, started: true });
+    expect(st(terminating).containerStatuses[0].state.running).toBeDefined();
+    expect(st(terminating).conditions.find((c: { type: string }) => c.type === 'Ready').status).toBe('True');
+    await b.advance(6000);
+    expect(await b.until(async () => (await b.ts.get('/api/v1/namespaces/default/pods/sleeper')).status === 404)).toBe(true);
+    expect(await b.events('sleeper')).toContain('Killing: Stopping container app');
+  });
+
   it('reports a crashing container as Error, restarts it at once, then CrashLoopBackOff with the kubelet back-off', async () => {
     bed = await startKubeletTestBed();
     const b = bed;

@@ -342,7 +342,7 @@ export class PodWorker {
   }
 
   private probeResult(r: ContainerRecord, inst: Instance, kind: ProbeKind, ok: boolean): void {
-    if (r.current !== inst || !isRunning(r) || this.terminating) return;
+    if (r.current !== inst || !isRunning(r) || (this.terminating && kind !== 'readiness')) return;
     if (kind === 'readiness') r.ready = ok;
     else if (kind === 'startup' && ok) r.started = true;
     else if (!ok) {
@@ -364,9 +364,12 @@ export class PodWorker {
     this.kick();
   }
 
-  private stopProbes(r: ContainerRecord): void {
-    for (const w of this.probes.get(r) ?? []) w.stop();
-    this.probes.delete(r);
+  private stopProbes(r: ContainerRecord, which: (kind: ProbeKind) => boolean = () => true): void {
+    const workers = this.probes.get(r) ?? [];
+    for (const w of workers) if (which(w.kind)) w.stop();
+    const left = workers.filter((w) => !which(w.kind));
+    if (left.length > 0) this.probes.set(r, left);
+    else this.probes.delete(r);
   }
 
   private podGraceSeconds(): number {
@@ -419,10 +422,10 @@ export class PodWorker {
       const requested = typeof meta.deletionGracePeriodSeconds === 'number' ? meta.deletionGracePeriodSeconds : this.podGraceSeconds();
       const deadline = this.ctx.clock.now() + Math.max(requested, MIN_GRACE_S) * 1000;
       this.starter.cancelAll();
-      for (const r of this.records()) {
-        this.stopProbes(r);
-        r.ready = false;
-      }
+      // As the kubelet's StopLivenessAndStartup: readiness is still probed
+      // (and a container without a readiness probe stays ready) until the
+      // container has stopped, so a terminating pod reads 1/1 until then.
+      for (const r of this.records()) this.stopProbes(r, (kind) => kind !== 'readiness');
       void (async () => {
         await Promise.all(this.main.filter(isRunning).map((r) => this.killContainer(r, deadline, `Stopping container ${r.name}`)));
         for (const r of [...this.init].reverse()) if (isRunning(r)) await this.killContainer(r, deadline, `Stopping container ${r.name}`);

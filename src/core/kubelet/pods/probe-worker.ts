@@ -55,6 +55,10 @@ export class ProbeWorker {
     this.handle = o.timers.at(Math.max(first, o.timers.clock.now()), () => void this.tick());
   }
 
+  get kind(): ProbeKind {
+    return this.o.kind;
+  }
+
   stop(): void {
     this.stopped = true;
     this.o.timers.cancel(this.handle);

@@ -150,6 +150,21 @@ describe('statefulsets', () => {
     expect(spec.volumeClaimTemplates[0].status).toEqual({ phase: 'Pending' });
   });
 
+  it('accepts volume mounts that name a volumeClaimTemplate (the template spec is not validated as a pod)', async () => {
+    const t = template();
+    (t.spec as any).containers[0].volumeMounts = [{ name: 'data', mountPath: '/data' }];
+    const { errors } = await create(statefulSetsResource, {
+      metadata: { name: 'db', namespace: 'd' },
+      spec: {
+        serviceName: 'db',
+        selector: { matchLabels: { app: 'web' } },
+        template: t,
+        volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
+      },
+    });
+    expect(errors).toEqual([]);
+  });
+
   it('forbids updates to fields other than the mutable ones', async () => {
     const old = await stored(statefulSetsResource, { metadata: { name: 'db', namespace: 'd' }, spec: { serviceName: 'db', selector: { matchLabels: { app: 'web' } }, template: template() } });
     const next = JSON.parse(JSON.stringify(old));

@@ -2,7 +2,9 @@
 // retention Retain/Retain, one replica and 10 revisions by default; the
 // volume claim templates defaulted like PVCs; only replicas, ordinals,
 // template, updateStrategy, persistentVolumeClaimRetentionPolicy and
-// minReadySeconds may change; READY column.
+// minReadySeconds may change; READY column. The pod template's spec is not
+// validated here (kube-apiserver leaves it to the pods the controller creates:
+// its volume mounts may name volumeClaimTemplates), only its metadata.
 
 import { fieldErrors, type FieldError } from '../../../errors/field-errors';
 import type { KubeObject, ResourceDefinition } from '../../types';
@@ -10,7 +12,9 @@ import { deepEqual } from '../../validation/deep-equal';
 import { defineResource, scaleSubresource, statusSubresource, version } from '../common/define';
 import { clone, standardStrategy } from '../common/strategy';
 import { age, AGE_COLUMN, arr, col, num, rec, table, wide, type LabelSelector } from '../common/table';
-import { containerCells, nonnegative, validateTemplateForSelector, validateWorkloadSelector } from '../common/workload';
+import { containerCells, isEmptySelector, nonnegative, selectorMatches, validateWorkloadSelector } from '../common/workload';
+import { goLabels } from '../common/go-format';
+import { validateAnnotations, validateLabels } from '../../validation/object-meta';
 import { defaultPodTemplate } from '../core/pod-spec/defaults';
 import { dns1123Label, validateEnum } from '../core/pod-spec/validation';
 import { notMoreThan100Percent, validatePositiveIntOrPercent } from './deployments';
@@ -47,6 +51,30 @@ function defaultStatefulSet(ss: KubeObject): void {
   }
 }
 
+/**
+ * ValidatePodTemplateSpecForStatefulSet and the restart checks after it: the
+ * labels must match the selector; labels and annotations are checked (at
+ * kube's paths `template.labels`/`template.annotations`), the pod spec is not,
+ * since its volume mounts may name claims from volumeClaimTemplates.
+ */
+function validateStatefulSetTemplate(template: unknown, selector: LabelSelector | undefined, path: string): FieldError[] {
+  if (template === undefined || template === null) return [fieldErrors.required(path)];
+  const errs: FieldError[] = [];
+  const meta = rec(rec(template).metadata);
+  const labels = rec(meta.labels) as Record<string, string>;
+  if ((selector === undefined || selector === null || !isEmptySelector(selector)) && !selectorMatches(selector ?? undefined, labels)) {
+    errs.push(fieldErrors.invalid(`${path}.metadata.labels`, goLabels(meta.labels), '`selector` does not match template `labels`'));
+  }
+  errs.push(...validateLabels(meta.labels as Record<string, string> | undefined, `${path}.labels`));
+  errs.push(...validateAnnotations(meta.annotations as Record<string, string> | undefined, `${path}.annotations`));
+  const spec = rec(rec(template).spec);
+  if (spec.restartPolicy !== 'Always') errs.push(fieldErrors.notSupported(`${path}.spec.restartPolicy`, spec.restartPolicy ?? '', ['Always']));
+  if (spec.activeDeadlineSeconds !== undefined && spec.activeDeadlineSeconds !== null) {
+    errs.push(fieldErrors.forbidden(`${path}.spec.activeDeadlineSeconds`, 'activeDeadlineSeconds in StatefulSet is not Supported'));
+  }
+  return errs;
+}
+
 function validateStatefulSet(ss: KubeObject): FieldError[] {
   const spec = rec(ss.spec);
   const errs: FieldError[] = [];
@@ -81,7 +109,7 @@ function validateStatefulSet(ss: KubeObject): FieldError[] {
   errs.push(...nonnegative(spec.minReadySeconds, 'spec.minReadySeconds'));
   if (spec.ordinals !== undefined && spec.ordinals !== null) errs.push(...nonnegative(rec(spec.ordinals).start, 'spec.ordinals.start'));
   errs.push(...validateWorkloadSelector(spec.selector, 'spec.selector', 'empty selector is invalid for statefulset'));
-  errs.push(...validateTemplateForSelector(spec.template, spec.selector as LabelSelector | undefined, 'spec.template', 'StatefulSet'));
+  errs.push(...validateStatefulSetTemplate(spec.template, spec.selector as LabelSelector | undefined, 'spec.template'));
   if (typeof spec.serviceName === 'string' && spec.serviceName) errs.push(...dns1123Label(spec.serviceName, 'spec.serviceName'));
   return errs;
 }
