@@ -107,7 +107,7 @@ declare class TextEncoder {
   encode(input?: string): Uint8Array;
 }
 declare class TextDecoder {
-  constructor(label?: string, options?: { fatal?: boolean });
+  constructor(label?: string, options?: { fatal?: boolean; ignoreBOM?: boolean });
   decode(input?: Uint8Array | ArrayBuffer, options?: { stream?: boolean }): string;
 }
 

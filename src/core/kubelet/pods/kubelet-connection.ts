@@ -6,6 +6,7 @@
 import { str } from '../../kinds/builtin/common/table';
 import { KubeletError, type AttachOptions, type ExecOptions, type KubeletConnection, type LogOptions, type NodeStats, type PodRef, type PortStream, type StreamSession } from '../connection';
 import { imageInfo } from '../images/image-catalog';
+import { ByteStreamDecoder, textToBytes } from '../shell/bytes';
 import { parseImageReference } from '../images/image-reference';
 import { answerHttp, accessLogLine, httpResponseText } from '../runtime/http-responder';
 import type { SimProcess } from '../runtime/process';
@@ -41,9 +42,18 @@ function findContainer(w: PodWorker, name: string): ContainerRecord {
 
 /** A session over a simulated process: its output to the listeners, stdin to it. */
 function session(process: SimProcess, buffered: [1 | 2, Uint8Array][], setListener: (l: (stream: 1 | 2, data: Uint8Array) => void) => void): StreamSession {
+  // stdin's bytes become the shell's byte text (a tar archive from kubectl cp is binary).
+  const stdin = new ByteStreamDecoder();
   return {
-    write: (data) => process.writeStdin(decoder.decode(data)),
-    closeStdin: () => process.writeStdin(null),
+    write: (data) => {
+      const text = stdin.decode(data);
+      if (text) process.writeStdin(text);
+    },
+    closeStdin: () => {
+      const rest = stdin.decode(null);
+      if (rest) process.writeStdin(rest);
+      process.writeStdin(null);
+    },
     resize: () => undefined,
     onOutput(listener) {
       for (const [stream, data] of buffered.splice(0)) listener(stream, data);
@@ -79,7 +89,7 @@ export function kubeletConnection(lookup: WorkerLookup): Omit<KubeletConnection,
         stdin: options.stdin,
         tty: options.tty,
         output: (stream, text) => {
-          const chunk: [1 | 2, Uint8Array] = [options.tty || stream === 'stdout' ? 1 : 2, encoder.encode(text)];
+          const chunk: [1 | 2, Uint8Array] = [options.tty || stream === 'stdout' ? 1 : 2, textToBytes(text)];
           if (listener) listener(chunk[0], chunk[1]);
           else buffered.push(chunk);
         },

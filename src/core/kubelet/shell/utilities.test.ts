@@ -189,3 +189,34 @@ describe('commandExists', () => {
     expect(commandExists('cd')).toBe(false);
   });
 });
+
+describe('tar (kubectl cp)', () => {
+  it('archives a file and a directory to standard output, as `kubectl cp pod:/path` asks, and lists them back', async () => {
+    const files = { '/data/a.txt': 'alpha\n', '/data/sub/b.txt': 'ünïcode\n', '/etc/motd': 'hi\n' };
+    const created = await run(['tar', 'cf', '-', '/data', 'etc/motd'], { files, cwd: '/' });
+    expect(created.code).toBe(0);
+    expect(created.err).toBe("tar: removing leading '/' from member names\n");
+    const bytes = new TextEncoder().encode(created.out);
+    expect(bytes.length % 512).toBe(0);
+    expect(new TextDecoder().decode(bytes.subarray(257, 262))).toBe('ustar');
+    const listed = await run(['tar', '-tf', '-'], { stdin: [created.out] });
+    expect(listed.out).toBe('data/\ndata/a.txt\ndata/sub/\ndata/sub/b.txt\netc/motd\n');
+  });
+
+  it('extracts standard input under -C, as `kubectl cp FILE pod:/dir/` sends it, making the directories', async () => {
+    const archive = (await run(['tar', 'cf', '-', 'data'], { files: { '/src/data/a.txt': 'alpha\n', '/src/data/sub/b.txt': 'ünïcode\n' }, cwd: '/src' })).out;
+    const extracted = await run(['tar', '-xmf', '-', '-C', '/tmp'], { stdin: [archive], directories: ['/tmp'] });
+    expect(extracted.code).toBe(0);
+    expect(extracted.io.fs.read('/tmp/data/a.txt')).toBe('alpha\n');
+    expect(extracted.io.fs.read('/tmp/data/sub/b.txt')).toBe('ünïcode\n');
+  });
+
+  it('reports a missing member and a missing directory as busybox does', async () => {
+    const missing = await run(['tar', 'cf', '-', '/nope']);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toBe('tar: /nope: No such file or directory\ntar: error exit delayed from previous errors\n');
+    const noDir = await run(['tar', '-xf', '-', '-C', '/missing'], { stdin: [''] });
+    expect(noDir.code).toBe(1);
+    expect(noDir.err).toBe("tar: can't change directory to '/missing': No such file or directory\n");
+  });
+});

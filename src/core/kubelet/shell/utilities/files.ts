@@ -3,6 +3,7 @@
 // process is signalled). Messages as busybox's ("cat: can't open 'x': No
 // such file or directory").
 
+import { byteLength } from '../bytes';
 import type { CommandContext } from '../command';
 import { baseName } from '../paths';
 import { formatDate } from './date';
@@ -96,7 +97,7 @@ export async function ls(ctx: CommandContext): Promise<number> {
   const entryLine = (name: string, path: string): string => {
     const isDirectory = fs.isDirectory(path);
     if (!long) return name + (f.has('F') && isDirectory ? '/' : '');
-    const size = isDirectory ? 4096 : new TextEncoder().encode(fs.read(path) ?? '').length;
+    const size = isDirectory ? 4096 : byteLength(fs.read(path) ?? '');
     const links = isDirectory ? 2 : 1;
     const owner = f.has('n') ? '0' : 'root';
     // The simulated files keep no times: they show the current time.

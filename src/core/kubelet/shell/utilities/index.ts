@@ -11,6 +11,7 @@ import { printf } from './printf';
 import { nc, stress } from './servers';
 import { cut, grep, sed, sort, tr, uniq, wc } from './text';
 import { test } from './test';
+import { tar } from './tar';
 import { busybox, shellUtility, which } from '../launch';
 
 export const UTILITIES: Readonly<Record<string, Utility>> = Object.freeze(
@@ -45,6 +46,7 @@ export const UTILITIES: Readonly<Record<string, Utility>> = Object.freeze(
     sort,
     stress,
     tail,
+    tar,
     tee,
     test,
     '[': test,

@@ -3,6 +3,7 @@
 // sed read standard input line by line, so `tail -f log | grep x` prints as
 // lines arrive.
 
+import { byteLength } from '../bytes';
 import type { CommandContext } from '../command';
 import { parseOptions } from './options';
 import { basicToJsRegex, extendedToJsRegex, fixedToJsRegex } from './regex';
@@ -66,7 +67,7 @@ export async function wc(ctx: CommandContext): Promise<number> {
     const counts = {
       l: (text.match(/\n/g) ?? []).length,
       w: text.split(/\s+/).filter((word) => word !== '').length,
-      c: new TextEncoder().encode(text).length,
+      c: byteLength(text),
       m: [...text].length,
       L: Math.max(0, ...text.split('\n').map((line) => line.length)),
     };
