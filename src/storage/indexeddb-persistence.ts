@@ -29,6 +29,17 @@
 // let the transaction auto-commit half-way). A failed request or transaction
 // (quota, disk) aborts it, so nothing of the commit is kept, and the commit
 // rejects with PersistenceError.
+//
+// Damage is refused, never loaded short (issue 16 item 15): IndexedDB
+// commits whole transactions, so unlike a file log nothing is ever torn, and
+// a meta record that is missing (beside other records) or malformed, a change
+// record that cannot be decoded, or a current record newer than the revision
+// the history reaches (its newest change records lost) rejects the load with
+// a PersistenceError naming the database and what to do. Loading short would
+// hand out resourceVersions lower than some already handed out. A current
+// record that cannot be decoded is the exception: it reads as absent, a
+// request for it answers kube's StoreReadError, and it can be deleted
+// (undecodableKeys, dropUndecodable).
 
 import { unwrap, wrap, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import { prefixEnd } from '../core/storage/sorted-keys';
@@ -78,6 +89,10 @@ export interface IndexedDbPersistence extends Persistence {
 export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions): IndexedDbPersistence {
   let db: IDBPDatabase<StoreSchema> | undefined;
   let undecodable: string[] = [];
+  /** The revision open() found, raised by every commit: no stored record may be newer (the revision floor). */
+  let knownRevision: number | undefined;
+  const damaged = (what: string) =>
+    new PersistenceError(`IndexedDB database ${options.dbName}: ${what}; restore the cluster from an exported archive, or reset its storage to start an empty cluster`);
   /**
    * The current records as one load read them. loadHistory needs them to put
    * back the values its put changes leave out, and the engine asks for both at
@@ -162,8 +177,10 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
         (keys, values) => {
           for (let i = 0; i < keys.length; i++) {
             const kv = decodeValue(keys[i]!, values[i]);
-            if (kv) out.push(kv);
-            else bad.push(keys[i]!);
+            if (!kv) bad.push(keys[i]!);
+            else if (knownRevision !== undefined && kv.modRevision > knownRevision) {
+              throw damaged(`the current record of ${kv.key} was written at revision ${kv.modRevision}, after the newest change record (${knownRevision}): change records are missing`);
+            } else out.push(kv);
           }
         },
         waitForForeground,
@@ -199,17 +216,22 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
     async open(initialRevision) {
       try {
         db = await connection();
-        const tx = db.transaction(['meta', 'changes'], 'readwrite');
+        const tx = db.transaction(['meta', 'kv', 'changes'], 'readwrite');
         const stored = await tx.objectStore('meta').get(META_KEY);
-        let meta = stored && decodeMeta(stored);
+        // Commits that write history leave the meta record alone: the newest change's key is the revision then.
+        const newest = await tx.objectStore('changes').openKeyCursor(null, 'prev');
+        let meta = stored === undefined ? undefined : decodeMeta(stored);
+        if (stored !== undefined && !meta) throw damaged('the meta record is damaged');
         if (!meta) {
+          // Every database that holds anything has its meta record (open() writes it first): without it the revision is unknown.
+          const anyCurrent = await tx.objectStore('kv').openKeyCursor();
+          if (newest || anyCurrent) throw damaged('the meta record is missing');
           meta = { revision: initialRevision, compactedRevision: initialRevision };
           await tx.objectStore('meta').put(meta, META_KEY);
         }
-        // Commits that write history leave the meta record alone: the newest change's key is the revision then.
-        const newest = await tx.objectStore('changes').openKeyCursor(null, 'prev');
         await tx.done;
         if (newest && typeof newest.key === 'number' && newest.key > meta.revision) meta = { ...meta, revision: newest.key };
+        knownRevision = meta.revision;
         return meta;
       } catch (err) {
         throw asPersistenceError(err);
@@ -262,11 +284,11 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
           database(),
           'changes',
           IDBKeyRange.lowerBound(compacted, true),
-          (_keys, values) => {
-            // History records that cannot be decoded are dropped: only reads of old revisions lose them.
-            for (const value of values) {
-              const change = decodeChange(value);
-              if (change) stored.push(change);
+          (keys, values) => {
+            for (let i = 0; i < keys.length; i++) {
+              const change = decodeChange(values[i]);
+              if (!change || change.revision !== keys[i]) throw damaged(`the change record of revision ${keys[i]} is damaged`);
+              stored.push(change);
             }
           },
           waitForForeground,
@@ -281,10 +303,12 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
     },
 
     commit(changes, meta) {
+      knownRevision = Math.max(knownRevision ?? 0, meta.revision);
       return write(commitStores(changes, meta), (tx) => putChanges(tx, changes, meta));
     },
 
     replace(changes, meta) {
+      knownRevision = meta.revision;
       // One transaction: a failure (quota) leaves the previous contents as they were.
       return write(['meta', 'kv', 'changes'], (tx) => {
         tx.objectStore('kv').clear();
@@ -302,6 +326,7 @@ export function createIndexedDbPersistence(options: IndexedDbPersistenceOptions)
     },
 
     wipe(meta) {
+      knownRevision = meta.revision;
       return write(['meta', 'kv', 'changes'], (tx) => {
         tx.objectStore('kv').clear();
         tx.objectStore('changes').clear();
@@ -473,7 +498,7 @@ const isRevision = (n: unknown): n is number => typeof n === 'number' && Number.
 
 function decodeMeta(stored: unknown): PersistedMeta | undefined {
   const m = stored as Partial<PersistedMeta> | null;
-  if (!m || !isRevision(m.revision) || !isRevision(m.compactedRevision)) return undefined;
+  if (!m || typeof m !== 'object' || !isRevision(m.revision) || !isRevision(m.compactedRevision) || m.compactedRevision > m.revision) return undefined;
   return { revision: m.revision, compactedRevision: m.compactedRevision };
 }
 

@@ -127,6 +127,64 @@ describe('IndexedDB persistence', () => {
     check.close();
   });
 
+  // Issue 16 item 15 (IndexedDB): damage is refused with a PersistenceError, never loaded short with a lower revision.
+  describe('damage to the meta and change records', () => {
+    /** A database with three writes (revisions 1001-1003), then `damage` done to it behind the store's back. */
+    async function damagedDatabase(name: string, damage: (raw: IDBPDatabase) => Promise<unknown>): Promise<void> {
+      const store = await openStore({ clock: manualClock(), persistence: persistence(name) });
+      await store.create('/r/a', () => 'a');
+      await store.create('/r/b', () => 'b');
+      await store.create('/r/c', () => 'c');
+      await store.close();
+      const raw = await rawOpen(name);
+      await damage(raw);
+      raw.close();
+    }
+    const reopen = async (name: string) => {
+      const store = await openStore({ clock: manualClock(), persistence: persistence(name) });
+      try {
+        await store.ready();
+      } finally {
+        await store.close();
+      }
+    };
+
+    it('a damaged meta record refuses the start, naming the database', async () => {
+      await damagedDatabase('damaged-meta', (raw) => raw.put('meta', { revision: 'NaN' }, 'meta'));
+      await expect(reopen('damaged-meta')).rejects.toThrow(new PersistenceError('IndexedDB database damaged-meta: the meta record is damaged; restore the cluster from an exported archive, or reset its storage to start an empty cluster'));
+    });
+
+    it('a missing meta record beside other records refuses the start instead of starting over at the initial revision', async () => {
+      await damagedDatabase('missing-meta', (raw) => raw.delete('meta', 'meta'));
+      await expect(reopen('missing-meta')).rejects.toThrow(/^IndexedDB database missing-meta: the meta record is missing; /);
+    });
+
+    it('a damaged change record refuses the load instead of dropping history', async () => {
+      let revision = 0;
+      await damagedDatabase('damaged-change', async (raw) => {
+        revision = (await raw.getAllKeys('changes'))[1] as number;
+        await raw.put('changes', { revision, type: 'put' }, revision);
+      });
+      await expect(reopen('damaged-change')).rejects.toThrow(`IndexedDB database damaged-change: the change record of revision ${revision} is damaged`);
+    });
+
+    it('lost newest change records (the log cut short) refuse the load: the revision never goes back', async () => {
+      let newest = 0;
+      await damagedDatabase('cut-changes', async (raw) => {
+        const keys = (await raw.getAllKeys('changes')) as number[];
+        newest = keys[keys.length - 1]!;
+        // The meta record still says an older revision: commits with history leave it alone.
+        await raw.delete('changes', IDBKeyRange.lowerBound(keys[1]!));
+      });
+      const p = persistence('cut-changes');
+      const opened = await p.open(0);
+      expect(opened.revision).toBeLessThan(newest);
+      await expect(p.loadCurrent()).rejects.toThrow(/^IndexedDB database cut-changes: the current record of \/r\/[bc] was written at revision \d+, after the newest change record \(\d+\): change records are missing; /);
+      await p.close();
+      await expect(reopen('cut-changes')).rejects.toBeInstanceOf(PersistenceError);
+    });
+  });
+
   it('answers get and a range at the current revision before the full load has finished (cold start, decision 0131)', async () => {
     const clock = manualClock();
     const first = await openStore({ clock, persistence: persistence('cold') });

@@ -6,7 +6,10 @@
 import { join, resolve } from 'node:path';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { parseCliArgs } from './cli-args';
+import { parseCliArgs, UnsupportedFlagError } from './cli-args';
+import { describeStartupError } from './startup-error';
+import { removeOnExit } from './temporary-files';
+import { versionInfo } from '../../core/api/version';
 import { writeKubeconfig, type ExecUser } from './kubeconfig';
 import { startNodeHost } from './node-host';
 import { readFile } from 'node:fs/promises';
@@ -16,7 +19,7 @@ import type { NodeConfig } from '../../core/server';
 import { parseNodesFlag, validateTopology } from '../../core/kubelet/node/topology-spec';
 import { tlsFromFlags } from './tls-flags';
 import { secureDefaults, type SecureSetup } from './secure-defaults';
-import { pluginCommand } from './credential-plugin';
+import { bundledPluginCommand } from './credential-plugin-bundle';
 import { ensureClusterAdminsBinding } from './admin-certificate';
 
 const USAGE = `Usage: npm run serve -- [--port 8080] [--kubeconfig ./kubeconfig] [--data-dir DIR] [kube-apiserver flags]
@@ -58,19 +61,24 @@ client certificate CN=kubernetes-admin O=kubeadm:cluster-admins (bound to cluste
 
   --tls-cert-file F --tls-private-key-file K   serve https (the kubeconfig trusts F)
 
-Any other flag is passed to the server as kube-apiserver's flag of that name, e.g.
+The other kube-apiserver flags KubeTab implements are given as kube-apiserver takes them, e.g.
   --runtime-config=batch/v1=false  --feature-gates=AllowUnsafeMalformedObjectDeletion=true
-  --etcd-compaction-interval=5m0s
+  --etcd-compaction-interval=5m0s  --service-cluster-ip-range=10.96.0.0/12
+(and kube-controller-manager's --cluster-cidr, --node-cidr-mask-size). An unknown flag is an
+error; a kube-apiserver flag KubeTab does not implement is refused, or ignored with a warning
+where that changes nothing a client sees (logging, metrics, profiling, request limits, timeouts).
+  --version           print the Kubernetes version served and exit
 `;
 
 /**
- * The kubeconfig's credential-plugin context: run from the repository (tsx
- * at hand). The packaged CLI has no tsx to run the plugin with and leaves the
- * context out.
+ * The kubeconfig's credential-plugin context: the plugin bundled into plain
+ * JavaScript in the credentials directory (kubectl runs it at every call).
+ * The packaged CLI has neither esbuild nor tsx to run the plugin with and
+ * leaves the context out.
  */
-function credentialPluginUsers(tokenFile: string): ExecUser[] {
+function credentialPluginUsers(tokenFile: string, dir: string): ExecUser[] {
   try {
-    return [{ name: 'kubetab-default-sa', ...pluginCommand('system:serviceaccount:default:default', tokenFile) }];
+    return [{ name: 'kubetab-default-sa', ...bundledPluginCommand('system:serviceaccount:default:default', tokenFile, dir) }];
   } catch {
     return [];
   }
@@ -81,19 +89,34 @@ async function main(): Promise<void> {
   try {
     options = parseCliArgs(process.argv.slice(2));
   } catch (error) {
-    process.stderr.write(`Error: ${(error as Error).message}\n\n${USAGE}`);
-    process.exit(2);
+    // As kube-apiserver (cobra): a bad flag is an error followed by the usage, exit code 1; a
+    // flag KubeTab does not implement is named alone.
+    process.stderr.write(error instanceof UnsupportedFlagError ? `Error: ${error.message}\n` : `Error: ${(error as Error).message}\n\n${USAGE}`);
+    process.exit(1);
   }
   if (options.help) {
     process.stdout.write(USAGE);
     return;
   }
+  if (options.version) {
+    process.stdout.write(`Kubernetes ${versionInfo('node').gitVersion}\n`);
+    return;
+  }
+  for (const warning of options.warnings) process.stderr.write(`W ${warning}\n`);
 
   // --print-env: stdout is the environment alone; the controllers' and kubelets' console messages go to stderr.
   if (options.printEnv) console.info = console.log = (...args: unknown[]) => console.error(...args);
   const dataDir = options.dataDir ? resolve(options.dataDir) : undefined;
+  // Signals: during start-up they end the process at once (the exit hook still removes the
+  // temporary files); once serving, `stop` closes the server first.
+  let stop: ((signal: string) => void) | undefined;
+  const onSignal = (signal: NodeJS.Signals) => (stop ? stop(signal) : process.exit(signal === 'SIGINT' ? 130 : 143));
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   // The secure default (unless --open): Node,RBAC, an administrator token, https.
   const secure: SecureSetup | undefined = options.open ? undefined : await secureDefaults(options.flags, { ...(dataDir ? { dataDir } : {}), bindAddress: options.bindAddress });
+  // In memory the generated keys and tokens live in a temporary directory: gone when the server is.
+  if (secure && !dataDir) removeOnExit(secure.dir);
   const flags = secure?.flags ?? options.flags;
   const tls = tlsFromFlags(flags);
   let nodes: NodeConfig[] | undefined;
@@ -101,8 +124,8 @@ async function main(): Promise<void> {
     if (options.nodes && 'spec' in options.nodes) nodes = parseNodesFlag(options.nodes.spec);
     else if (options.nodes) nodes = validateTopology(parseYaml(await readFile(options.nodes.file, 'utf8')));
   } catch (error) {
-    process.stderr.write(`Error: ${(error as Error).message}\n`);
-    process.exit(2);
+    process.stderr.write(`Error: ${describeStartupError(error)}\n`);
+    process.exit(1);
   }
   const host = await startNodeHost({
     port: options.port,
@@ -119,10 +142,10 @@ async function main(): Promise<void> {
 
   // With --print-env stdout carries only the environment: the messages go to stderr.
   const say = (text: string) => (options.printEnv ? process.stderr : process.stdout).write(text);
-  const kubeconfigPath = options.kubeconfig ? resolve(options.kubeconfig) : options.printEnv ? join(await mkdtemp(join(tmpdir(), 'kubetab-kubeconfig-')), 'kubeconfig') : undefined;
+  const kubeconfigPath = options.kubeconfig ? resolve(options.kubeconfig) : options.printEnv ? join(removeOnExit(await mkdtemp(join(tmpdir(), 'kubetab-kubeconfig-'))), 'kubeconfig') : undefined;
   if (kubeconfigPath) {
     const path = kubeconfigPath;
-    const execUsers: ExecUser[] = secure ? credentialPluginUsers(secure.tokenFile) : [];
+    const execUsers: ExecUser[] = secure ? credentialPluginUsers(secure.tokenFile, secure.dir) : [];
     // In https mode kubectl trusts the served certificate (self-signed, or its chain's PEM).
     await writeKubeconfig(path, {
       server: host.url,
@@ -139,7 +162,7 @@ async function main(): Promise<void> {
   say(etcdServers ? `Data kept in etcd at ${etcdServers} under ${flags['etcd-prefix'] || '/registry'}\n` : options.dataDir ? `Data kept in ${resolve(options.dataDir)}\n` : 'Data kept in memory (use --data-dir DIR to keep it)\n');
 
   let stopping = false;
-  const stop = (signal: string) => {
+  stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     say(`\n${signal}: shutting down\n`);
@@ -149,17 +172,16 @@ async function main(): Promise<void> {
     host.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        console.error(error);
+        process.stderr.write(`Error: ${describeStartupError(error)}\n`);
         process.exit(1);
       },
     );
   };
   if (options.printEnv) process.stdout.write(`KUBECONFIG=${kubeconfigPath}\nKUBETAB_URL=${host.url}\n`);
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
+// A start-up failure (a port in use, a damaged data directory, a bad flag value) is one line and exit code 1.
 main().catch((error: unknown) => {
-  console.error(error);
+  process.stderr.write(`Error: ${describeStartupError(error)}\n`);
   process.exit(1);
 });

@@ -17,8 +17,15 @@ import http from 'node:http';
 import https from 'node:https';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseTokenFile, splitServiceAccountUsername } from '../../core/auth';
-import { adminTokenOf } from './secure-defaults';
+// Only the two small modules it needs (not core/auth's index): the plugin runs at every kubectl
+// call, and its bundle (credential-plugin-bundle.ts) must stay small to start fast.
+import { parseTokenFile } from '../../core/auth/authn/token-file';
+import { splitServiceAccountUsername } from '../../core/auth/authn/service-account';
+
+/** The first token of a system:masters user in a token file. */
+export function adminTokenOf(text: string): string | undefined {
+  return parseTokenFile(text).entries.find((e) => e.user.groups.includes('system:masters'))?.token;
+}
 
 export const EXEC_API_VERSION = 'client.authentication.k8s.io/v1';
 

@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseTokenFile } from '../../core/auth';
+import { adminTokenOf } from './credential-plugin';
 import { createServingCertificate } from './serving-certificate';
 import { ensureAdminCertificate, ensureClientCA } from './admin-certificate';
 import type { KeyPair } from './certificates';
@@ -52,10 +52,7 @@ async function ensureCertificate(dir: string, hosts: readonly string[]): Promise
   return { cert, key };
 }
 
-/** The first token of a system:masters user in a token file. */
-export function adminTokenOf(text: string): string | undefined {
-  return parseTokenFile(text).entries.find((e) => e.user.groups.includes('system:masters'))?.token;
-}
+export { adminTokenOf };
 
 export async function secureDefaults(flags: Readonly<Record<string, string>>, options: { readonly dataDir?: string; readonly bindAddress: string }): Promise<SecureSetup> {
   const out: Record<string, string> = { ...flags };
