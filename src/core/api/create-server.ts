@@ -26,7 +26,8 @@ import { handlePatch } from './handlers/patch';
 import { bootstrapCluster } from './bootstrap';
 import { handleOpenApi } from './openapi';
 import { subresourceHandlers, virtualHandlers } from './custom';
-import { KUBEADM_CONTROLLERS, selectControllers, startControllers, type LegacyTokenIssuer, type RunningControllers } from '../controllers';
+import { KUBEADM_CONTROLLERS, controllerComponent, selectControllers, startControllers, type LegacyTokenIssuer, type RunningControllers } from '../controllers';
+import { startControlPlaneLeaders, type ControlPlaneLeaders } from '../controllers/leader-election/control-plane-leaders';
 import { issueLegacyServiceAccountToken } from '../auth';
 import { nodeIpamOptionsFromFlags } from '../controllers/node-lifecycle/node-ipam-controller';
 // Custom resources: the customresourcedefinitions resource and the controller that serves CRDs.
@@ -162,6 +163,19 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   let closeRequested!: () => void;
   const closeRequest = new Promise<void>((resolve) => (closeRequested = resolve));
   const nodeConfigs = options.nodes ?? ((options.controllers ?? KUBEADM_CONTROLLERS).length > 0 ? DEFAULT_TOPOLOGY : []);
+  // With controllers, the leader elections (src/core/controllers/leader-election) and what this server leads.
+  let leaders: ControlPlaneLeaders | undefined;
+  let managed: RunningControllers | undefined;
+  let scheduling: RunningControllers | undefined;
+  const startSimulatedKubelets = (): RunningKubelets =>
+    startKubelets({
+      send: (request: Request, userAgent?: string) => serve(request, internalClientFor(userAgent ?? request.headers.get('user-agent'))),
+      clock,
+      nodes: nodeConfigs,
+      stopped: options.stoppedNodes ?? [],
+      connections: ctx.services[KUBELET_CONNECTIONS] as KubeletConnections,
+      ...(options.log ? { log: options.log } : {}),
+    });
   const bootstrapped = options.store
     .ready()
     // The default RBAC policy, created and repaired at every start (rbac/bootstrap-roles), in place
@@ -179,20 +193,62 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
         const serviceAccountTokens: LegacyTokenIssuer = async (o) => issueLegacyServiceAccountToken({ keys: await access.serviceAccountKeys(), ...o });
         const clusterCA = options.clusterCA;
         const signing = clusterCA ? { clusterSigning: { keyPair: clusterCA }, rootCA: { certificate: async () => (await clusterCA()).certificate } } : {};
-        controllers = startControllers({ send, clock, enabled, serviceAccountTokens, ...signing, nodeIpam, ...(options.log ? { log: options.log } : {}) });
+        const startGroup = (names: readonly string[]) =>
+          startControllers({ send, clock, enabled: names, serviceAccountTokens, ...signing, nodeIpam, ...(options.log ? { log: options.log } : {}) });
+        // kube-apiserver's own controllers run on every server; kube-controller-manager's (with the
+        // simulated kubelets) and kube-scheduler's only where they hold their Lease (src/core/controllers/leader-election).
+        const selected = selectControllers(enabled);
+        const apiserverNames = selected.filter((n) => controllerComponent(n) === 'kube-apiserver');
+        const schedulerNames = selected.filter((n) => controllerComponent(n) === 'kube-scheduler');
+        const managerNames = selected.filter((n) => !apiserverNames.includes(n) && !schedulerNames.includes(n));
+        // Only a store shared with other servers (etcd) needs elections; a server alone on its store (memory,
+        // files, IndexedDB: every browser tab, every test) runs everything itself at once, as before.
+        const shared = flags['etcd-servers'] !== undefined && flags['etcd-servers'] !== '';
+        controllers = startGroup(shared ? apiserverNames : selected);
         await Promise.race([controllers.idle(), closeRequest]);
-      }
-      // The kubelets start after the controllers, as a kind node's kubelet joins a running control plane.
-      if (nodeConfigs.length > 0 && !closing) {
-        const send = (request: Request, userAgent?: string) => serve(request, internalClientFor(userAgent ?? request.headers.get('user-agent')));
-        kubelets = startKubelets({
-          send,
-          clock,
-          nodes: nodeConfigs,
-          stopped: options.stoppedNodes ?? [],
-          connections: ctx.services[KUBELET_CONNECTIONS] as KubeletConnections,
-          ...(options.log ? { log: options.log } : {}),
-        });
+        if (!shared) {
+          if (!closing && nodeConfigs.length > 0) kubelets = startSimulatedKubelets();
+        } else if (!closing) {
+          leaders = startControlPlaneLeaders({
+            send,
+            clock,
+            hostname: nodeConfigs.find((n) => n.role === 'control-plane')?.name ?? 'kubetab-control-plane',
+            soleCandidate: false,
+            ...(managerNames.length > 0 || nodeConfigs.length > 0
+              ? {
+                  controllerManager: {
+                    start: async () => {
+                      managed = startGroup(managerNames);
+                      await Promise.race([managed.idle(), closeRequest]);
+                      // The kubelets start after the controllers, as a kind node's kubelet joins a running control plane.
+                      if (!closing && nodeConfigs.length > 0) kubelets = startSimulatedKubelets();
+                    },
+                    stop: async () => {
+                      await kubelets?.stop();
+                      await managed?.stop();
+                      kubelets = managed = undefined;
+                    },
+                  },
+                }
+              : {}),
+            ...(schedulerNames.length > 0
+              ? {
+                  scheduler: {
+                    start: () => void (scheduling = startGroup(schedulerNames)),
+                    stop: async () => {
+                      await scheduling?.stop();
+                      scheduling = undefined;
+                    },
+                  },
+                }
+              : {}),
+            ...(options.log ? { log: options.log } : {}),
+          });
+          await Promise.race([leaders.started, closeRequest]);
+        }
+      } else if (nodeConfigs.length > 0 && !closing) {
+        // A server without controllers (tests of the kubelets alone) runs its nodes without an election.
+        kubelets = startSimulatedKubelets();
       }
       bootstrapDone = true;
     });
@@ -388,7 +444,11 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     async idle() {
       await bootstrapped;
       await controllers?.idle();
+      await managed?.idle();
+      await scheduling?.idle();
       await kubelets?.idle();
+      await managed?.idle();
+      await scheduling?.idle();
       await controllers?.idle();
     },
     async close() {
@@ -398,6 +458,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       faults.stop();
       access.stop();
       await bootstrapped.catch(() => undefined);
+      // The leader's work stops and its Leases are released (another server takes over at once).
+      await leaders?.stop();
       await kubelets?.stop();
       await controllers?.stop();
       await options.store.close();

@@ -270,6 +270,11 @@ export function controllerServiceAccounts(enabled: readonly string[] | undefined
   return [...new Set(REGISTRY.filter((r) => selected.has(r.name) && r.component === 'kube-controller-manager' && r.serviceAccount).map((r) => r.serviceAccount!))];
 }
 
+/** Which program a controller belongs to (kube-apiserver's run on every server; the others with their component's leader, src/core/controllers/leader-election). */
+export function controllerComponent(name: string): Registration['component'] | undefined {
+  return REGISTRY.find((r) => r.name === name || r.aliases.includes(name))?.component;
+}
+
 function rateLimitOf(r: Registration): RateLimit | undefined {
   if (r.component === 'kube-controller-manager') return CONTROLLER_MANAGER_RATE;
   if (r.component === 'kube-scheduler') return SCHEDULER_RATE;
