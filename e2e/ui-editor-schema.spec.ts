@@ -17,6 +17,15 @@ async function openEditor(page: Page): Promise<void> {
   await expect(page.getByRole('textbox', { name: EDITOR })).toBeAttached({ timeout: 20_000 });
 }
 
+/** Pastes `text` as the whole document and waits until the editor shows `marker` (a paste can be lost while a widget closes). */
+async function replaceDocument(page: Page, text: string, marker: string): Promise<void> {
+  await expect(async () => {
+    await page.keyboard.press('Escape');
+    await pasteIntoEditor(page, text);
+    await expect(page.locator('.view-lines')).toContainText(marker, { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+}
+
 /** The labels of the suggestions Ctrl+Space offers at the cursor (asked again until `expected` is among them: the schema arrives after the text). */
 async function expectSuggestions(page: Page, expected: string[]): Promise<void> {
   const rows = page.locator('.suggest-widget .monaco-list-row .label-name');
@@ -64,16 +73,16 @@ test('completion offers the schema fields under spec at every depth and enum val
   await expectSuggestions(page, ['replicas', 'selector', 'template']);
   await page.keyboard.press('Escape');
 
-  await pasteIntoEditor(page, 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    spec:\n      containers:\n      - name: web\n        ');
+  await replaceDocument(page, 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    spec:\n      containers:\n      - name: web\n        ', 'containers:');
   await expectSuggestions(page, ['image', 'imagePullPolicy', 'ports']);
   await page.keyboard.press('Escape');
 
-  await pasteIntoEditor(page, 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: web\n    image: nginx\n    imagePullPolicy: ');
+  await replaceDocument(page, 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: web\n    image: nginx\n    imagePullPolicy: ', 'imagePullPolicy:');
   await expectSuggestions(page, ['Always', 'IfNotPresent', 'Never']);
   await page.keyboard.press('Escape');
 
   // Hover on a key.
-  await pasteIntoEditor(page, 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: web\n    image: nginx\n    imagePullPolicy: Always\n');
+  await replaceDocument(page, 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: web\n    image: nginx\n    imagePullPolicy: Always\n', 'imagePullPolicy: Always');
   const hover = page.locator('.monaco-hover-content');
   const key = page.locator('.view-lines .view-line span', { hasText: /^imagePullPolicy$/ });
   await expect(async () => {
