@@ -15,7 +15,7 @@ import { resourcePath, type GroupVersionResource } from '../client/resource-path
 import type { Controller, ControllerContext } from '../runtime/controller';
 import { isNamespaceTerminating } from '../runtime/namespaces';
 import { WorkQueue } from '../runtime/work-queue';
-import { ClockRequeue } from '../job/clock-requeue';
+import { ClockRequeue } from '../workloads';
 import { controllerRef, finishedCondition, isJobFinished, isJobSucceeded } from '../job/job-model';
 import { arr, clone, num, rec, str, timeMs, type Obj } from '../job/json';
 import { parseSchedule, ScheduleError, type Schedule } from './cron-schedule';

@@ -15,13 +15,13 @@ import { labelSelectorAsSelector, isEmptyLabelSelector, type LabelSelector, type
 import { ApiError, errorMessage, isConflict, isNotFound } from '../client/api-error';
 import { objectKey } from '../client/informer';
 import type { GroupVersionResource } from '../client/resource-path';
-import { claimObjects, controllerOf, newControllerRef, recheckOwner } from '../history/controller-ref';
-import { isPodReady, isPodTerminal, podFromTemplate } from '../history/pod-state';
+import { claimObjects, recheckOwner } from '../history/controller-ref';
+import { isPodTerminal, podFromTemplate } from '../history/pod-state';
+import { controllerRefOf, CountingExpectations, isPodReady, newControllerRef } from '../workloads';
 import { CONTROLLER_REVISIONS, revisionNumber } from '../history/revisions';
 import type { Controller, ControllerContext } from '../runtime/controller';
 import { WorkQueue } from '../runtime/work-queue';
 import { daemonPodTemplate, DAEMON_SET_REVISION_LABEL, templateGeneration } from './daemon-pods';
-import { Expectations } from './expectations';
 import { nodeShouldRunDaemonPod, pinnedToNode, rec, targetNodeName } from './node-eligibility';
 import { daemonCounts, podsShouldBeOnNode, rollingUpdatePlan, unscheduledPodsWithoutNode, type FailedPodBackoff, type NodePods } from './plan';
 import { APPS_V1, DAEMON_SET_KIND, DAEMON_SETS, matchesTemplate, maxRevision, snapshot } from './revisions';
@@ -65,7 +65,7 @@ export function daemonSetController(ctx: ControllerContext): Controller {
   const nodes = ctx.informers.for(NODES);
   const revisions = ctx.informers.for(CONTROLLER_REVISIONS);
   const recorder = ctx.recorder(DAEMON_SET_EVENT_SOURCE);
-  const expectations = new Expectations(() => ctx.clock.now());
+  const expectations = new CountingExpectations(ctx.clock);
   const backoff = failedPodBackoff();
   const unsubscribe: (() => void)[] = [];
 
@@ -342,14 +342,14 @@ export function daemonSetController(ctx: ControllerContext): Controller {
     });
 
   const podDeleted = (pod: KubeObject) => {
-    const ds = resolve(pod.metadata?.namespace ?? '', controllerOf(pod));
+    const ds = resolve(pod.metadata?.namespace ?? '', controllerRefOf(pod));
     if (!ds) return;
     expectations.deletionObserved(objectKey(ds));
     enqueue(ds);
   };
   const podAdded = (pod: KubeObject) => {
     if (pod.metadata?.deletionTimestamp) return podDeleted(pod);
-    const ref = controllerOf(pod);
+    const ref = controllerRefOf(pod);
     if (ref) {
       const ds = resolve(pod.metadata?.namespace ?? '', ref);
       if (!ds) return;
@@ -364,8 +364,8 @@ export function daemonSetController(ctx: ControllerContext): Controller {
     // Marked for deletion: count it as deleted now, so a replacement need not wait for the grace period.
     if (pod.metadata?.deletionTimestamp) return podDeleted(pod);
     const ns = pod.metadata?.namespace ?? '';
-    const oldRef = controllerOf(old);
-    const ref = controllerOf(pod);
+    const oldRef = controllerRefOf(old);
+    const ref = controllerRefOf(pod);
     const refChanged = JSON.stringify(oldRef) !== JSON.stringify(ref);
     if (refChanged && oldRef) {
       const previous = resolve(ns, oldRef);
@@ -401,7 +401,7 @@ export function daemonSetController(ctx: ControllerContext): Controller {
   };
 
   const historyChanged = (history: KubeObject) => {
-    const ref = controllerOf(history);
+    const ref = controllerRefOf(history);
     if (ref) {
       const ds = resolve(history.metadata?.namespace ?? '', ref);
       if (ds) enqueue(ds);

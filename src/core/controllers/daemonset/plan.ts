@@ -7,7 +7,7 @@
 // to old ones — and the status counts.
 
 import type { KubeObject } from '../../kinds/types';
-import { isPodAvailable, isPodReady, podPhase } from '../history/pod-state';
+import { isPodAvailable, isPodReady, podPhase } from '../workloads';
 import { allowsSurge, byCreationAndPhase, DAEMON_SET_REVISION_LABEL, isPodUpdated, surgeCount, templateGeneration, unavailableCount } from './daemon-pods';
 import { nodeShouldRunDaemonPod, rec } from './node-eligibility';
 

@@ -9,13 +9,13 @@
 import type { KubeObject } from '../../kinds/types';
 import type { ApiClient } from '../client/api-client';
 import { isAlreadyExists } from '../client/api-error';
-import { newControllerRef } from '../history/controller-ref';
 import { computeTemplateHash } from '../history/revision-hash';
 import { CONTROLLER_REVISIONS, revisionNumber } from '../history/revisions';
 import { goJson } from '../history/go-json';
 import { goTemplate, rawRevisionData, templatePatch } from '../history/template-patch';
 import { DAEMON_SET_REVISION_LABEL } from './daemon-pods';
 import { rec } from './node-eligibility';
+import { newControllerRef } from '../workloads';
 
 export const DAEMON_SETS = { group: 'apps', version: 'v1', resource: 'daemonsets' } as const;
 export const APPS_V1 = 'apps/v1';

@@ -7,24 +7,18 @@
 // are strategic merge patches of metadata.ownerReferences carrying the
 // object's uid, as kube's do, so a recreated object of the same name is left
 // alone. Shared by the StatefulSet and DaemonSet controllers.
+// Kept beside workloads' ControllerRefManager because it differs: errors are
+// aggregated into one "[a, b]" message, and one owner re-check can be shared
+// by several claims of a sync (the DaemonSet's pods and revisions).
 
-import type { KubeObject, OwnerReference } from '../../kinds/types';
+import type { KubeObject } from '../../kinds/types';
 import type { LabelSelector } from '../../selectors';
 import type { ApiClient } from '../client/api-client';
 import { ApiError, isNotFound } from '../client/api-error';
 import type { GroupVersionResource } from '../client/resource-path';
+import { controllerRefOf, newControllerRef } from '../workloads';
 
 const SMP = 'application/strategic-merge-patch+json';
-
-/** metav1.NewControllerRef: the owner as controller, blocking its foreground deletion. */
-export function newControllerRef(owner: KubeObject, apiVersion: string, kind: string): OwnerReference {
-  return { apiVersion, kind, name: owner.metadata?.name ?? '', uid: owner.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true };
-}
-
-/** metav1.GetControllerOf. */
-export function controllerOf(obj: KubeObject): OwnerReference | undefined {
-  return (obj.metadata?.ownerReferences ?? []).find((r) => r.controller === true);
-}
 
 export interface ClaimOptions {
   readonly client: ApiClient;
@@ -63,7 +57,7 @@ export async function claimObjects(objects: readonly KubeObject[], o: ClaimOptio
   const claimed: KubeObject[] = [];
   const errors: string[] = [];
   for (const obj of objects) {
-    const ref = controllerOf(obj);
+    const ref = controllerRefOf(obj);
     try {
       if (ref) {
         if (ref.uid !== ownerUid) continue;

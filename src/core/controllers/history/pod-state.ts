@@ -1,41 +1,15 @@
-// What the StatefulSet and DaemonSet controllers read from a pod, as kube's
-// podutil helpers do (IsPodReady, IsPodAvailable, IsPodTerminal), and the pod
-// a workload creates from its template (controller.GetPodFromTemplate).
-// Kept beside the revision helpers until a shared workloads package offers
-// the same (both controllers use them).
+// podutil.IsPodTerminal and the pod the StatefulSet and DaemonSet
+// controllers create from a template (controller.GetPodFromTemplate).
+// Readiness and availability come from ../workloads. This podFromTemplate is
+// kept apart from workloads' because it differs: it copies an empty labels or
+// annotations map as {} and always uses `<owner>-` as generateName, which
+// pods created so far show; switching would change what clients see.
 
 import type { KubeObject, OwnerReference } from '../../kinds/types';
+import { podPhase } from '../workloads';
 
 type Obj = Record<string, unknown>;
 const rec = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
-
-export const podPhase = (pod: KubeObject): string => (typeof rec(pod.status).phase === 'string' ? (rec(pod.status).phase as string) : '');
-
-function readyCondition(pod: KubeObject): Obj | undefined {
-  const conditions = rec(pod.status).conditions;
-  return Array.isArray(conditions) ? conditions.map(rec).find((c) => c.type === 'Ready') : undefined;
-}
-
-/** podutil.IsPodReady: the Ready condition is True. */
-export function isPodReady(pod: KubeObject): boolean {
-  return readyCondition(pod)?.status === 'True';
-}
-
-/** When a ready pod counts as available (its Ready transition plus minReadySeconds), or undefined when it is not ready. */
-export function availableFromMs(pod: KubeObject, minReadySeconds: number): number | undefined {
-  const c = readyCondition(pod);
-  if (c?.status !== 'True') return undefined;
-  if (!minReadySeconds) return -Infinity;
-  const since = typeof c.lastTransitionTime === 'string' ? Date.parse(c.lastTransitionTime) : NaN;
-  return Number.isNaN(since) ? Infinity : since + minReadySeconds * 1000;
-}
-
-/** podutil.IsPodAvailable: ready for at least minReadySeconds (strictly after, as kube compares). */
-export function isPodAvailable(pod: KubeObject, minReadySeconds: number, nowMs: number): boolean {
-  const from = availableFromMs(pod, minReadySeconds);
-  if (from === undefined) return false;
-  return minReadySeconds ? from < nowMs : true;
-}
 
 /** podutil.IsPodTerminal: Failed or Succeeded. */
 export function isPodTerminal(pod: KubeObject): boolean {

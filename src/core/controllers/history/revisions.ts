@@ -10,7 +10,7 @@ import type { KubeObject } from '../../kinds/types';
 import type { ApiClient } from '../client/api-client';
 import { isAlreadyExists } from '../client/api-error';
 import type { GroupVersionResource } from '../client/resource-path';
-import { newControllerRef } from './controller-ref';
+import { newControllerRef } from '../workloads';
 import { controllerRevisionName, hashControllerRevision } from './revision-hash';
 import { rawRevisionData } from './template-patch';
 

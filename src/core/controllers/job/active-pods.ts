@@ -2,6 +2,7 @@
 // pods — unscheduled before scheduled, Pending before Unknown before
 // Running, not ready before ready, ready more recently before ready longer,
 // more container restarts before fewer, newer before older.
+// Not workloads' deleteBefore: kube's Job uses plain ActivePods (no deletion cost, node rank or log2 time buckets).
 
 import type { KubeObject } from '../../kinds/types';
 import { isPodReady, podCondition, podPhase } from './job-model';

@@ -14,8 +14,8 @@ import type { GroupVersionResource } from '../client/resource-path';
 import type { Controller, ControllerContext } from '../runtime/controller';
 import { WorkQueue } from '../runtime/work-queue';
 import type { BackoffRecord } from './backoff';
-import { ClockRequeue } from './clock-requeue';
-import { ControllerExpectations, FinalizerExpectations } from './expectations';
+import { ClockRequeue, CountingExpectations } from '../workloads';
+import { FinalizerExpectations } from './expectations';
 import { controllerRef, hasTrackingFinalizer, isJobFinished, jobSpec, managedByExternalController } from './job-model';
 import { syncJob } from './job-sync';
 import { num, timeMs } from './json';
@@ -52,7 +52,7 @@ export function jobController(ctx: ControllerContext): Controller {
     client: ctx.client,
     podControl: new PodControl(ctx.client, recorder),
     recorder,
-    expectations: new ControllerExpectations(now),
+    expectations: new CountingExpectations(ctx.clock),
     finalizerExpectations: new FinalizerExpectations(),
     backoffs: new Map<string, BackoffRecord>(),
     requeue,

@@ -2,6 +2,7 @@
 // (job, cronjob, ttl-after-finished) and pod GC: a field that is absent or
 // of the wrong shape reads as empty rather than throwing, as a controller
 // must survive whatever a user stored.
+// Not workloads/objects: here a missing number or time reads as undefined (there 0 or NaN), and many non-workload controllers import it.
 
 export type Obj = Record<string, unknown>;
 

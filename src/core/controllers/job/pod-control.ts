@@ -5,6 +5,7 @@
 // "Error creating: …", SuccessfulDelete "Deleted pod: x", FailedDelete
 // "Error deleting: …"); the tracking finalizer's removal patch; adoption and
 // release of pods by their controller reference.
+// Not workloads' PodControl: this one takes the Job's generateName ("<job>-<index>-"), adopts with the tracking finalizer, and records FailedCreate even in a terminating namespace.
 
 import type { KubeObject } from '../../kinds/types';
 import type { ApiClient } from '../client/api-client';

@@ -19,7 +19,7 @@ import type { KubeObject } from '../../kinds/types';
 import { isConflict, isNotFound } from '../client/api-error';
 import type { Controller, ControllerContext } from '../runtime/controller';
 import { WorkQueue } from '../runtime/work-queue';
-import { ClockRequeue } from '../job/clock-requeue';
+import { ClockRequeue } from '../workloads';
 import { clone } from '../job/json';
 import { arr, rec, str } from '../scheduler/objects';
 import { splitKey } from '../workloads/objects';

@@ -18,7 +18,7 @@ import { objectKey } from '../client/informer';
 import { parseApiVersion, type GroupVersionResource } from '../client/resource-path';
 import type { Controller, ControllerContext } from '../runtime/controller';
 import { WorkQueue } from '../runtime/work-queue';
-import { ClockRequeue } from '../job/clock-requeue';
+import { ClockRequeue } from '../workloads';
 import { setCondition, type HpaCondition } from './conditions';
 import { computeReplicasForMetrics } from './metric-proposals';
 import { DOWNSCALE_STABILIZATION_MS, newHistory, normalizeWithBehavior, normalizeWithoutBehavior, recordScaleEvent, type Behavior, type ScalingHistory, type ScalingRules } from './normalization';

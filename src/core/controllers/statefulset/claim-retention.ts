@@ -7,8 +7,8 @@
 // uid) or another controller leave the claim alone, as kube does.
 
 import type { KubeObject, OwnerReference } from '../../kinds/types';
-import { newControllerRef } from '../history/controller-ref';
 import { APPS_V1, podInOrdinalRange, rec, STATEFUL_SET_KIND } from './identity';
+import { newControllerRef } from '../workloads';
 
 export interface RetentionPolicy {
   readonly whenDeleted: string;

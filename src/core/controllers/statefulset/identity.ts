@@ -6,8 +6,8 @@
 // `<claim>-<set>-<ordinal>`, mounted as the template's volume.
 
 import type { KubeObject } from '../../kinds/types';
-import { newControllerRef } from '../history/controller-ref';
-import { isPodReady, isPodAvailable, podFromTemplate, podPhase } from '../history/pod-state';
+import { podFromTemplate } from '../history/pod-state';
+import { isPodReady, isPodAvailable, newControllerRef, podPhase } from '../workloads';
 
 export type Obj = Record<string, unknown>;
 export const rec = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});

@@ -18,7 +18,7 @@ import { CONTROLLER_REVISIONS, sortRevisions, type RevisionHistory } from '../hi
 import type { ApiClient } from '../client/api-client';
 import { isConflict, isNotFound } from '../client/api-error';
 import type { GroupVersionResource } from '../client/resource-path';
-import { controllerOf } from '../history/controller-ref';
+import { controllerRefOf } from '../workloads';
 import {
   endOrdinal,
   identityMatches,
@@ -301,7 +301,7 @@ export function ownedRevisions(set: KubeObject, all: readonly KubeObject[]): Kub
   return all.filter((r) => {
     if (r.metadata?.namespace !== set.metadata?.namespace) return false;
     if (!selector.matches(r.metadata?.labels ?? {})) return false;
-    const ref = controllerOf(r);
+    const ref = controllerRefOf(r);
     return !ref || ref.uid === set.metadata?.uid;
   });
 }

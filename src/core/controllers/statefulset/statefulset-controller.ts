@@ -9,8 +9,8 @@
 import type { KubeObject } from '../../kinds/types';
 import { labelSelectorAsSelector, type LabelSelector, type LabelSelectorObject } from '../../selectors';
 import { objectKey } from '../client/informer';
-import { claimObjects, controllerOf, newControllerRef, recheckOwner } from '../history/controller-ref';
-import { isPodReady } from '../history/pod-state';
+import { claimObjects, recheckOwner } from '../history/controller-ref';
+import { controllerRefOf, isPodReady, newControllerRef } from '../workloads';
 import { CONTROLLER_REVISIONS, RevisionHistory } from '../history/revisions';
 import type { Controller, ControllerContext } from '../runtime/controller';
 import { WorkQueue } from '../runtime/work-queue';
@@ -57,7 +57,7 @@ export function statefulSetController(ctx: ControllerContext, options: StatefulS
   };
 
   async function adoptOrphanRevisions(set: KubeObject): Promise<void> {
-    const orphans = ownedRevisions(set, revisions.list(set.metadata?.namespace ?? '')).filter((r) => !controllerOf(r));
+    const orphans = ownedRevisions(set, revisions.list(set.metadata?.namespace ?? '')).filter((r) => !controllerRefOf(r));
     if (orphans.length === 0) return;
     await recheckOwner(() => ctx.client.get(STATEFUL_SETS, set.metadata?.namespace ?? '', set.metadata?.name ?? ''), set)();
     for (const r of orphans) {
@@ -117,7 +117,7 @@ export function statefulSetController(ctx: ControllerContext, options: StatefulS
 
   const podAdded = (pod: KubeObject) => {
     const ns = pod.metadata?.namespace ?? '';
-    const ref = controllerOf(pod);
+    const ref = controllerRefOf(pod);
     if (ref) {
       const set = resolve(ns, ref);
       if (set) enqueue(set);
@@ -129,8 +129,8 @@ export function statefulSetController(ctx: ControllerContext, options: StatefulS
   const podUpdated = (old: KubeObject, pod: KubeObject) => {
     if (old.metadata?.resourceVersion === pod.metadata?.resourceVersion) return;
     const ns = pod.metadata?.namespace ?? '';
-    const oldRef = controllerOf(old);
-    const ref = controllerOf(pod);
+    const oldRef = controllerRefOf(old);
+    const ref = controllerRefOf(pod);
     const refChanged = JSON.stringify(oldRef) !== JSON.stringify(ref);
     if (refChanged && oldRef) {
       const previous = resolve(ns, oldRef);
@@ -150,7 +150,7 @@ export function statefulSetController(ctx: ControllerContext, options: StatefulS
   };
 
   const podDeleted = (pod: KubeObject) => {
-    const set = resolve(pod.metadata?.namespace ?? '', controllerOf(pod));
+    const set = resolve(pod.metadata?.namespace ?? '', controllerRefOf(pod));
     if (set) enqueue(set);
   };
 

@@ -11,7 +11,7 @@ import { objectKey } from '../client/informer';
 import type { GroupVersionResource } from '../client/resource-path';
 import type { Controller, ControllerContext } from '../runtime/controller';
 import { WorkQueue } from '../runtime/work-queue';
-import { ClockRequeue } from '../job/clock-requeue';
+import { ClockRequeue } from '../workloads';
 import { finishedCondition } from '../job/job-model';
 import { num, rec, timeMs } from '../job/json';
 

@@ -1,8 +1,10 @@
 // A work-queue key re-added at a time of the cluster's Clock (a pod
 // becoming available after minReadySeconds, a Deployment's progress
-// deadline), through the shared ClockTimers: moving the Clock forward fires
-// it at once. One timer per key, the earliest asked for; waiting is not
-// work for `idle()`.
+// deadline, a Job's back-off or activeDeadlineSeconds, a CronJob's next run,
+// a TTL), through the shared ClockTimers: the WorkQueue's addAfter waits on
+// the host's timers, which moving the Clock would not hurry, whereas this
+// fires at once when the Clock moves forward. One timer per key, the
+// earliest asked for; waiting is not work for `idle()`.
 
 import type { ClockTimers, TimerHandle } from '../../util/clock-timers';
 
@@ -31,6 +33,12 @@ export class ClockRequeue {
   /** Re-adds `key` after `ms` of Clock time. */
   after(key: string, ms: number): void {
     this.at(key, this.clockTimers.clock.now() + Math.max(0, ms));
+  }
+
+  /** Drops the pending re-add of `key`, if any (its object is gone). */
+  forget(key: string): void {
+    this.clockTimers.cancel(this.timers.get(key));
+    this.timers.delete(key);
   }
 
   stop(): void {

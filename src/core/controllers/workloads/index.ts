@@ -9,6 +9,7 @@ export { rec, arr, int, keyOf, splitKey, deepCopy, labelsOf, timeMs, type Obj } 
 export { podReadyCondition, isPodReady, podPhase, isPodActive, filterActivePods, isPodAvailable, availableAtMs } from './pod-readiness';
 export { controllerRefOf, newControllerRef, isControlledBy, ControllerRefManager, CannotAdoptError, type ControllerRefManagerOptions } from './controller-ref';
 export { ControllerExpectations, EXPECTATIONS_TIMEOUT_MS } from './expectations';
+export { CountingExpectations } from './counting-expectations';
 export {
   PODS,
   PodControl,
