@@ -312,7 +312,10 @@ export function startControllers(options: StartControllersOptions): RunningContr
     if (!selected.has(r.name)) continue;
     // Each client limits its own rate as client-go's do: kube-controller-manager's and kube-scheduler's
     // defaults; kube-apiserver's own loopback clients (and kubeadm's, the kubelet stand-in's) are not limited.
-    const client = root.withUserAgent(userAgent(r), rateLimitOf(r));
+    // (An unlimited client is a new one: root.withUserAgent would inherit the root's limit. kube-apiserver's
+    // loopback client has QPS -1; rate-limiting its autoregistration writes held start-up back by ~0.3 s.)
+    const limit = rateLimitOf(r);
+    const client = limit ? root.withUserAgent(userAgent(r), limit) : new ApiClient({ send: options.send, baseUrl: options.baseUrl, userAgent: userAgent(r) });
     const controllerLog = (message: string) => log(`${r.name}: ${message}`);
     const ctx: ControllerContext = {
       client,
