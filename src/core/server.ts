@@ -2,6 +2,7 @@
 // configuration and a storage backend. Hosts (the service worker, the Node
 // HTTP server) only translate to and from this.
 
+import type { MasterLeases } from './controllers/bootstrap/master-leases';
 import type { Clock } from './clock';
 import type { MvccStore } from './storage/types';
 import type { UserInfo } from './auth/types';
@@ -28,6 +29,12 @@ export interface ApiServerOptions {
    * than that; under Node kube-apiserver's 30–60 minutes apply.
    */
   readonly maxWatchSeconds?: number;
+  /**
+   * This API server among several on one store (etcd): the host name its identity Lease names, what
+   * the Lease's name hashes (host name and port, so that servers on one host differ), and the shared
+   * records of live servers the `kubernetes` endpoints are made of. The advertised address is --advertise-address.
+   */
+  readonly apiServerIdentity?: { readonly hostname?: string; readonly identity?: string; readonly masterLeases?: MasterLeases };
   /** Where the server is running, for /version and the defaults that differ. */
   readonly host: 'browser' | 'node';
   /**

@@ -192,9 +192,13 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
         // cluster CA (when it has one) signs CSRs and is the root CA published to every namespace.
         const serviceAccountTokens: LegacyTokenIssuer = async (o) => issueLegacyServiceAccountToken({ keys: await access.serviceAccountKeys(), ...o });
         const clusterCA = options.clusterCA;
+        // kube-apiserver's identity Lease and `kubernetes` endpoints: this server's address and names (issue 18).
+        const identity = options.apiServerIdentity;
+        const advertiseAddress = flags['advertise-address'];
+        const bootstrap = identity || advertiseAddress ? { ...identity, ...(advertiseAddress ? { advertiseAddress } : {}) } : undefined;
         const signing = clusterCA ? { clusterSigning: { keyPair: clusterCA }, rootCA: { certificate: async () => (await clusterCA()).certificate } } : {};
         const startGroup = (names: readonly string[]) =>
-          startControllers({ send, clock, enabled: names, serviceAccountTokens, ...signing, nodeIpam, ...(options.log ? { log: options.log } : {}) });
+          startControllers({ send, clock, enabled: names, serviceAccountTokens, ...signing, nodeIpam, ...(bootstrap ? { bootstrap } : {}), ...(options.log ? { log: options.log } : {}) });
         // kube-apiserver's own controllers run on every server; kube-controller-manager's (with the
         // simulated kubelets) and kube-scheduler's only where they hold their Lease (src/core/controllers/leader-election).
         const selected = selectControllers(enabled);

@@ -49,15 +49,18 @@ export interface StartupState {
 /** Post-start hooks that only pass once the bootstrap objects exist. */
 const BOOTSTRAP_HOOKS = new Set(['start-system-namespaces-controller', 'rbac/bootstrap-roles', 'scheduling/bootstrap-system-priority-classes', 'bootstrap-controller']);
 
+/** kube's etcd check: the store answers (an external one, etcd, may not). */
+const storeHealthy = (ctx: ServerContext): boolean => ctx.store.healthy?.() ?? true;
+
 function checksFor(endpoint: HealthEndpoint, state: StartupState): Check[] {
   const storeReady = () => state.storeReady();
   const ok = () => true;
   const checks: Check[] = [
     { name: 'ping', healthy: ok },
     { name: 'log', healthy: ok },
-    { name: 'etcd', healthy: ok },
+    { name: 'etcd', healthy: storeHealthy },
   ];
-  if (endpoint === 'readyz') checks.push({ name: 'etcd-readiness', healthy: storeReady });
+  if (endpoint === 'readyz') checks.push({ name: 'etcd-readiness', healthy: (ctx) => storeReady() && storeHealthy(ctx) });
   if (endpoint === 'readyz') checks.push({ name: 'informer-sync', healthy: storeReady });
   for (const hook of POST_START_HOOKS) {
     checks.push({ name: `poststarthook/${hook}`, healthy: BOOTSTRAP_HOOKS.has(hook) ? () => state.bootstrapped() : ok });

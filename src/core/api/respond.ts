@@ -1,7 +1,7 @@
 // Building responses. The one place where a thrown error becomes a Status.
 
 import { errors, isStatusError, StatusError } from '../errors/status';
-import { CompactedError, FutureRevisionError, PersistenceError } from '../storage/types';
+import { CompactedError, FutureRevisionError, PersistenceError, StorageUnavailableError } from '../storage/types';
 import { encodeProtobufResponse, ProtoEncodeError } from '../protobuf';
 import { encodeOutput, withoutProtobuf, type OutputFormat } from './media';
 import { goQuote } from '../util/go/quote';
@@ -70,6 +70,9 @@ export function toStatusError(err: unknown): StatusError {
   if (err instanceof CompactedError) return errors.expired(`too old resource version: ${err.requested} (${err.compacted})`);
   if (err instanceof FutureRevisionError) return errors.tooLargeResourceVersion(err.requested, err.current, 1);
   if (err instanceof PersistenceError) return errors.internal(err);
+  // etcd unreachable: kube-apiserver's etcd client waits for it until the request times out, and the
+  // timeout filter answers (its message names the context's error).
+  if (err instanceof StorageUnavailableError) return errors.timeout('request did not complete within requested timeout - context deadline exceeded');
   return errors.internal(err);
 }
 

@@ -188,6 +188,10 @@ export const errors = {
   unauthorized(message = 'Unauthorized'): StatusError {
     return new StatusError(401, 'Unauthorized', message);
   },
+  /** kube's NewTimeoutError with no retry hint: 504, reason Timeout, details {}. */
+  timeout(message: string): StatusError {
+    return new StatusError(504, 'Timeout', `Timeout: ${message}`, {});
+  },
   serviceUnavailable(message: string): StatusError {
     return new StatusError(503, 'ServiceUnavailable', message);
   },

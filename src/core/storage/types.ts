@@ -124,6 +124,11 @@ export interface MvccStore {
   ready(): Promise<void>;
 
   currentRevision(): Revision;
+  /**
+   * Whether the backing store answers now (kube-apiserver's etcd health check); absent: always (a
+   * store in this process). /readyz and /livez report it as their `etcd` check.
+   */
+  healthy?(): boolean;
   /** Lowest revision that can still be read (see compaction above). */
   compactedRevision(): Revision;
 
@@ -178,6 +183,11 @@ export class StorageError extends Error {
     this.name = new.target.name;
   }
 }
+/**
+ * The backend (etcd) did not answer before the request's deadline: nothing is known about the
+ * outcome of a write. The API answers it as kube-apiserver's request timeout does (504).
+ */
+export class StorageUnavailableError extends StorageError {}
 export class KeyExistsError extends StorageError {}
 export class NotFoundError extends StorageError {}
 export class ConflictError extends StorageError {

@@ -34,6 +34,7 @@ export const FLAGS: ReadonlyMap<string, FlagSpec> = new Map<string, FlagSpec>([
   // The host's own.
   ['port', value('host')],
   ['secure-port', value('host')],
+  ['advertise-address', value('implemented')],
   ['bind-address', value('host')],
   ['kubeconfig', value('host')],
   ['data-dir', value('host')],
@@ -116,7 +117,6 @@ export const FLAGS: ReadonlyMap<string, FlagSpec> = new Map<string, FlagSpec>([
   // highly available control plane, storage tuning.
   ...(
     [
-      'advertise-address',
       'allow-metric-labels',
       'allow-metric-labels-manifest',
       'apiserver-count',

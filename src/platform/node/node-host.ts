@@ -3,6 +3,7 @@
 // the CLI, the kubectl test and the benchmark alike.
 
 import { readFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { systemClock, type Clock } from '../../core/clock';
 import { createApiServer, type ApiServer, type NodeConfig } from '../../core/server';
 import { openStore, type OpenedStore } from '../../core/storage/mvcc-store';
@@ -136,6 +137,10 @@ export async function startNodeHost(options: NodeHostOptions): Promise<NodeHost>
     clock,
     flags,
     host: 'node',
+    // On a shared etcd, this server's identity (host name and port) and the live servers' records.
+    ...('masterLeases' in store && typeof store.masterLeases === 'function'
+      ? { apiServerIdentity: { hostname: hostname(), identity: `${hostname()}:${options.port || process.pid}`, masterLeases: (store as import('./etcd/etcd-store').EtcdStore).masterLeases() } }
+      : {}),
     // Files named by flags (--token-auth-file, --authorization-config, …) are read from disk.
     readFile: (path) => readFile(path, 'utf8'),
     // Admission webhooks over https, trusting each configuration's caBundle.

@@ -27,22 +27,23 @@ export function kubernetesService(e: ApiServerEndpoint): KubeObject {
   };
 }
 
-export function kubernetesEndpoints(e: ApiServerEndpoint): KubeObject {
+/** `addresses`: every live API server's advertise address (kube's lease reconciler), sorted; default this server's. */
+export function kubernetesEndpoints(e: ApiServerEndpoint, addresses: readonly string[] = [e.advertiseAddress]): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Endpoints',
     metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
-    subsets: [{ addresses: [{ ip: e.advertiseAddress }], ports: [{ name: 'https', port: e.securePort, protocol: 'TCP' }] }],
+    subsets: [{ addresses: addresses.map((ip) => ({ ip })), ports: [{ name: 'https', port: e.securePort, protocol: 'TCP' }] }],
   };
 }
 
-export function kubernetesEndpointSlice(e: ApiServerEndpoint): KubeObject {
+export function kubernetesEndpointSlice(e: ApiServerEndpoint, addresses: readonly string[] = [e.advertiseAddress]): KubeObject {
   return {
     apiVersion: 'discovery.k8s.io/v1',
     kind: 'EndpointSlice',
     metadata: { name: 'kubernetes', namespace: 'default', labels: { 'kubernetes.io/service-name': 'kubernetes' } },
     addressType: 'IPv4',
-    endpoints: [{ addresses: [e.advertiseAddress], conditions: { ready: true } }],
+    endpoints: addresses.map((ip) => ({ addresses: [ip], conditions: { ready: true } })),
     ports: [{ name: 'https', port: e.securePort, protocol: 'TCP' }],
   };
 }

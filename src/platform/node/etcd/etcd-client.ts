@@ -6,7 +6,7 @@
 
 import * as grpc from '@grpc/grpc-js';
 import { fromJSON } from '@grpc/proto-loader';
-import { CompactedError, FutureRevisionError, StorageError } from '../../../core/storage/types';
+import { CompactedError, FutureRevisionError, StorageError, StorageUnavailableError } from '../../../core/storage/types';
 import { ETCD_RPC_SCHEMA, type RpcCompare, type RpcRangeResponse, type RpcRequestOp, type RpcTxnResponse, type RpcWatchResponse } from './etcd-rpc';
 
 export interface EtcdTls {
@@ -49,11 +49,11 @@ export interface WatchRequest {
 export type WatchStream = grpc.ClientDuplexStream<WatchRequest, RpcWatchResponse>;
 
 /** etcd could not be reached or did not answer in time: nothing is known about the outcome of a write. */
-export class EtcdUnavailableError extends StorageError {}
+export class EtcdUnavailableError extends StorageUnavailableError {}
 
 const loaderOptions = { longs: Number, enums: String, defaults: true, oneofs: true } as const;
 const definition = grpc.loadPackageDefinition(fromJSON(ETCD_RPC_SCHEMA as Parameters<typeof fromJSON>[0], loaderOptions)) as unknown as {
-  etcdserverpb: { KV: grpc.ServiceClientConstructor; Watch: grpc.ServiceClientConstructor };
+  etcdserverpb: { KV: grpc.ServiceClientConstructor; Watch: grpc.ServiceClientConstructor; Lease: grpc.ServiceClientConstructor };
 };
 
 /** The gRPC target of an --etcd-servers URL, and whether it wants TLS. */
@@ -69,6 +69,7 @@ export function parseEndpoint(url: string): { target: string; secure: boolean } 
 interface Endpoint {
   readonly kv: grpc.Client & Record<string, (...args: unknown[]) => unknown>;
   readonly watch: grpc.Client & Record<string, (...args: unknown[]) => unknown>;
+  readonly lease: grpc.Client & Record<string, (...args: unknown[]) => unknown>;
 }
 
 export class EtcdClient {
@@ -89,6 +90,7 @@ export class EtcdClient {
       return {
         kv: new definition.etcdserverpb.KV(target, credentials, channelOptions) as Endpoint['kv'],
         watch: new definition.etcdserverpb.Watch(target, credentials, channelOptions) as Endpoint['watch'],
+        lease: new definition.etcdserverpb.Lease(target, credentials, channelOptions) as Endpoint['lease'],
       };
     });
   }
@@ -99,6 +101,15 @@ export class EtcdClient {
 
   txn(request: TxnRequest): Promise<RpcTxnResponse> {
     return this.unary<RpcTxnResponse>('Txn', request);
+  }
+
+  /** Grants an etcd lease of `ttlSeconds`; keys put with its ID are deleted when it expires. */
+  async leaseGrant(ttlSeconds: number): Promise<number> {
+    // The client picks the ID: etcd's own are 64-bit and do not survive the decoder's Number longs.
+    const id = 1 + Math.floor(Math.random() * (Number.MAX_SAFE_INTEGER - 1));
+    const response = await this.unary<{ ID: number; error: string }>('LeaseGrant', { TTL: ttlSeconds, ID: id }, 'lease');
+    if (response.error) throw new StorageError(`etcd: ${response.error}`);
+    return id;
   }
 
   async compact(revision: number): Promise<void> {
@@ -120,14 +131,35 @@ export class EtcdClient {
     for (const endpoint of this.endpoints) {
       endpoint.kv.close();
       endpoint.watch.close();
+      endpoint.lease.close();
     }
   }
 
-  private async unary<T>(method: string, request: unknown): Promise<T> {
+  /**
+   * One call, waiting for etcd as clientv3 does (wait for ready): while no endpoint can be reached
+   * (the call was never sent) it is tried again until the call deadline, so that a short outage
+   * (etcd restarting) is not an error; after the deadline it is EtcdUnavailableError.
+   */
+  private async unary<T>(method: string, request: unknown, service: 'kv' | 'lease' = 'kv'): Promise<T> {
+    const deadline = Date.now() + this.callTimeoutMs;
+    let delay = 100;
+    for (;;) {
+      try {
+        return await this.unaryOnce<T>(method, request, service);
+      } catch (err) {
+        if (!(err instanceof EtcdUnavailableError) || !/No connection established|ECONNREFUSED|connect/i.test(err.message) || Date.now() + delay >= deadline) throw err;
+        // Host time: this waits for a network peer, not for the cluster's clock.
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        delay = Math.min(delay * 2, 1000);
+      }
+    }
+  }
+
+  private async unaryOnce<T>(method: string, request: unknown, service: 'kv' | 'lease'): Promise<T> {
     let lastError: unknown;
     for (let attempt = 0; attempt < this.endpoints.length; attempt++) {
       const index = this.current;
-      const client = this.endpoints[index]!.kv;
+      const client = this.endpoints[index]![service];
       try {
         return await new Promise<T>((resolve, reject) => {
           const deadline = new Date(Date.now() + this.callTimeoutMs);

@@ -98,6 +98,11 @@ export const ETCD_RPC_SCHEMA = {
             Compact: { requestType: 'CompactionRequest', responseType: 'CompactionResponse' },
           },
         },
+        LeaseGrantRequest: { fields: { TTL: int64(1), ID: int64(2) } },
+        LeaseGrantResponse: { fields: { header: { type: 'ResponseHeader', id: 1 }, ID: int64(2), TTL: int64(3), error: { type: 'string', id: 4 } } },
+        Lease: {
+          methods: { LeaseGrant: { requestType: 'LeaseGrantRequest', responseType: 'LeaseGrantResponse' } },
+        },
         WatchRequest: {
           oneofs: { requestUnion: { oneof: ['createRequest', 'cancelRequest', 'progressRequest'] } },
           fields: {

@@ -45,6 +45,7 @@ import { EtcdUnavailableError, mapEtcdError, type EtcdClient, type WatchStream }
 import type { RpcCompare, RpcEvent, RpcKeyValue, RpcRequestOp, RpcWatchResponse } from './etcd-rpc';
 import type { KubeKeyLayout, MappedKey } from './kube-keys';
 import { Mirror } from './mirror';
+import { EtcdMasterLeases } from './master-leases';
 import { decodeValue, encodeValue } from './value-codec';
 
 export interface EtcdStoreOptions {
@@ -87,6 +88,8 @@ export class EtcdStore implements OpenedStore {
   private readonly compactor: Compactor | undefined;
   private readonly syncTimeoutMs: number;
   private reconnectDelayMs = 100;
+  /** The watch stream is open and created: etcd answers (the /readyz etcd check). */
+  private watching = false;
   /** The last write of this server on each key still in flight (see write). */
   private readonly keyChains = new Map<string, Promise<void>>();
 
@@ -204,6 +207,7 @@ export class EtcdStore implements OpenedStore {
     const lost = (err?: Error) => {
       if (this.stream !== stream || this.closed) return;
       this.stream = undefined;
+      this.watching = false;
       this.log(`etcd watch stream lost${err ? `: ${err.message}` : ''}; resuming from revision ${this.mirror.revision + 1}`);
       this.client.failover();
       const delay = this.reconnectDelayMs;
@@ -219,6 +223,7 @@ export class EtcdStore implements OpenedStore {
   private onWatchResponse(response: RpcWatchResponse): void {
     if (response.created) {
       this.watchId = response.watchId;
+      this.watching = true;
       return;
     }
     if (response.canceled) {
@@ -658,6 +663,16 @@ export class EtcdStore implements OpenedStore {
     }
     this.mirror.hub.closeAll(new StorageError('the store was wiped'));
     this.mirror.clear(revision);
+  }
+
+  /** Whether etcd answers: the watch stream is up (lost when etcd goes, created again when it returns). */
+  healthy(): boolean {
+    return !this.closed && this.watching;
+  }
+
+  /** kube's endpoint reconciler records of the API servers on this etcd (master-leases.ts). */
+  masterLeases(): EtcdMasterLeases {
+    return new EtcdMasterLeases(this.client, this.layout.root);
   }
 
   async close(): Promise<void> {

@@ -39,6 +39,11 @@ export class Allocation {
     readonly dryRun: boolean,
   ) {}
 
+  /** The values this request took (the shared claims of store-allocator settle them across servers). */
+  get taken(): readonly Value[] {
+    return this.values;
+  }
+
   private get owner(): string {
     return this.reservation.owner;
   }

@@ -5,17 +5,19 @@
 // it sees creates, updates and deletes from every path (POST, PUT, apply,
 // patch, namespace deletion, garbage collection) and starts again from the
 // store after a restart. Requests in flight hold reservations (see
-// allocation-book.ts).
+// allocation-book.ts), and claims in the store (shared-claims.ts) settle the
+// values in flight between several servers on one store.
 
 import type { MvccStore, KeyValue, WatchHandle } from '../../../../storage/types';
 import type { KubeObject, StrategyContext } from '../../../types';
 import { SERVICE_ALLOCATOR, type ServiceAllocator } from './allocator';
-import { AllocationBook, holdingsOf } from './allocation-book';
+import { AllocationBook, holdingsOf, type Value } from './allocation-book';
 import { Allocation, type AllocationScope } from './allocation';
 import { parseIPRange } from './ip-range';
 import { parsePortRange } from './port-range';
 import { mathRandomInt, type RandomInt } from './random-scan';
 import { allocateForCreate, allocateForUpdate } from './service-allocation';
+import { SharedClaims } from './shared-claims';
 
 /** Where the API layer keeps core/v1 Services (src/core/api/storage-keys.ts: /registry/<group|core>/<resource>/). */
 export { SERVICE_ALLOCATOR };
@@ -70,6 +72,10 @@ export function createServiceAllocator(
       return kv ? decode(kv)?.metadata?.uid : undefined;
     },
   };
+  // Only a store other servers write too (etcd) needs claims; alone on its store a server's reservations suffice.
+  const claims = flags['etcd-servers'] ? new SharedClaims(store) : undefined;
+  /** The claims each request in flight made, dropped if it fails. */
+  const claimed = new WeakMap<object, { owner: string; values: readonly Value[] }>();
   let started: Promise<void> | undefined;
   let watch: WatchHandle | undefined;
   let closed = false;
@@ -114,13 +120,39 @@ export function createServiceAllocator(
     await start();
     // A retried request (an update after a conflict) starts over.
     book.abandon(ctx);
-    const reservation = { owner: svc.metadata?.uid ?? '', key: storeKey(prefix, svc), creating, at: ctx.clock.now(), request: ctx };
-    try {
-      await fill(new Allocation(scope, reservation, ctx.dryRun));
-    } catch (err) {
-      book.abandon(ctx);
-      throw err;
+    releaseClaims(ctx);
+    const owner = svc.metadata?.uid ?? '';
+    // Filling writes the values into the spec; a retry starts from the spec as it came.
+    const asRequested = claims && !ctx.dryRun ? structuredClone(svc.spec) : undefined;
+    // Values another server holds a claim on are out of this request's reach: picked again without them.
+    for (let attempt = 0; ; attempt++) {
+      if (attempt > 0) svc.spec = structuredClone(asRequested);
+      const reservation = { owner, key: storeKey(prefix, svc), creating, at: ctx.clock.now(), request: ctx };
+      const op = new Allocation(scope, reservation, ctx.dryRun);
+      try {
+        await fill(op);
+        if (!claims || ctx.dryRun || op.taken.length === 0) return;
+        claimed.set(ctx, { owner, values: [...op.taken] });
+        const refused = await claims.claim(op.taken, owner, reservation.at);
+        if (refused.length === 0) return;
+        book.abandon(ctx);
+        releaseClaims(ctx);
+        if (attempt >= 5) throw new Error(`cluster IP and node port allocation did not settle with the other API servers: ${refused.join(', ')}`);
+        // Held elsewhere for now: reserved for no request of this server until the claim's age runs out.
+        book.reserve(refused, { owner: `claimed-elsewhere:${owner}`, key: '', creating: false, at: reservation.at, request: {} });
+      } catch (err) {
+        book.abandon(ctx);
+        releaseClaims(ctx);
+        throw err;
+      }
     }
+  }
+
+  function releaseClaims(ctx: object): void {
+    const mine = claimed.get(ctx);
+    if (!mine || !claims) return;
+    claimed.delete(ctx);
+    void claims.release(mine.values, mine.owner).catch(() => undefined);
   }
 
   return {
@@ -132,6 +164,7 @@ export function createServiceAllocator(
     },
     abandon(ctx) {
       book.abandon(ctx);
+      releaseClaims(ctx);
     },
     close() {
       closed = true;
