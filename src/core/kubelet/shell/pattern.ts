@@ -2,26 +2,15 @@
 // and pathname expansion, turned into regular expressions. A pattern is given
 // as pieces so that quoted characters match only themselves.
 
+import { POSIX_CLASSES } from './char-classes';
+
 export interface PatternPiece {
   readonly text: string;
   readonly quoted: boolean;
 }
 
-const CLASSES: Readonly<Record<string, string>> = {
-  alpha: 'A-Za-z',
-  digit: '0-9',
-  alnum: 'A-Za-z0-9',
-  upper: 'A-Z',
-  lower: 'a-z',
-  space: ' \\t\\n\\r\\f\\v',
-  blank: ' \\t',
-  punct: '!-\\/:-@\\[-`{-~',
-  xdigit: '0-9A-Fa-f',
-  print: ' -~',
-  graph: '!-~',
-  cntrl: '\\x00-\\x1f\\x7f',
-  word: 'A-Za-z0-9_',
-};
+// ash's patterns also know [:word:] (bash's extension).
+const CLASSES: Readonly<Record<string, string>> = { ...POSIX_CLASSES, word: 'A-Za-z0-9_' };
 
 function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');

@@ -3,20 +3,9 @@
 // intervals written `\(…\)` and `\{n,m\}` in a basic one, bracket
 // expressions with [:classes:], GNU's `\+`, `\?`, `\|`, `\<`, `\>`.
 
-const CLASSES: Readonly<Record<string, string>> = {
-  alpha: 'A-Za-z',
-  digit: '0-9',
-  alnum: 'A-Za-z0-9',
-  upper: 'A-Z',
-  lower: 'a-z',
-  space: ' \\t\\n\\r\\f\\v',
-  blank: ' \\t',
-  punct: '!-\\/:-@\\[-`{-~',
-  xdigit: '0-9A-Fa-f',
-  print: ' -~',
-  graph: '!-~',
-  cntrl: '\\x00-\\x1f\\x7f',
-};
+import { POSIX_CLASSES } from '../char-classes';
+
+const CLASSES = POSIX_CLASSES;
 
 /** A bracket expression starting at `start` ('['): its JS form and the index after it. */
 function bracket(pattern: string, start: number): { source: string; end: number } {
